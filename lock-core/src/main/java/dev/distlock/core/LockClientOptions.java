@@ -1,0 +1,111 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.distlock.core.internal.Durations;
+
+/**
+ * Settings of a {@link RedisLockClient}. Immutable; build with {@link #builder()}. Every value is validated when
+ * built, with a message that names the setting.
+ *
+ * @param keyPrefix prefix of every Redis key and channel the client writes, e.g. {@code lock:} gives
+ * {@code lock:{orders:42}}; must not contain braces
+ * @param watchdogLease lease of watchdog-renewed holds; renewed every third of it
+ * @param operationTimeout upper bound of one Redis round trip before the outcome is treated as unknown
+ * @param maxBackoff longest a waiter sleeps between attempts when no release message arrives
+ * @param fencingCounterRetention how long an idle lock's fencing counter is kept; tokens also follow the Redis server
+ * clock, so they keep increasing after the counter expires unless that clock steps back
+ * @param maxNameLength longest lock name accepted, in characters
+ */
+public record LockClientOptions(String keyPrefix, Duration watchdogLease, Duration operationTimeout,
+        Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength) {
+
+    /** Default prefix of lock keys. */
+    public static final String DEFAULT_KEY_PREFIX = "lock:";
+
+    /** Shortest watchdog lease that leaves a renewal room for a round trip. */
+    public static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(300);
+
+    public LockClientOptions {
+        Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("keyPrefix '" + keyPrefix
+                    + "' must not contain '{' or '}': the lock name is the Redis Cluster hash tag");
+        }
+        Durations.requirePositive("watchdogLease", watchdogLease);
+        if (watchdogLease.compareTo(MIN_WATCHDOG_LEASE) < 0) {
+            throw new IllegalArgumentException("watchdogLease " + watchdogLease + " is shorter than "
+                    + MIN_WATCHDOG_LEASE + ": it is renewed every third of it, which must leave time for a round trip");
+        }
+        Durations.requirePositive("operationTimeout", operationTimeout);
+        Durations.requirePositive("maxBackoff", maxBackoff);
+        Durations.requirePositive("fencingCounterRetention", fencingCounterRetention);
+        if (maxNameLength < 1) {
+            throw new IllegalArgumentException("maxNameLength must be at least 1, was " + maxNameLength);
+        }
+    }
+
+    /** Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, 1 day counter. */
+    public static LockClientOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builder for {@link LockClientOptions}. */
+    public static final class Builder {
+
+        private String keyPrefix = DEFAULT_KEY_PREFIX;
+
+        private Duration watchdogLease = Duration.ofSeconds(30);
+
+        private Duration operationTimeout = Duration.ofSeconds(3);
+
+        private Duration maxBackoff = Duration.ofSeconds(1);
+
+        private Duration fencingCounterRetention = Duration.ofDays(1);
+
+        private int maxNameLength = 1024;
+
+        private Builder() {
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        public Builder watchdogLease(Duration watchdogLease) {
+            this.watchdogLease = watchdogLease;
+            return this;
+        }
+
+        public Builder operationTimeout(Duration operationTimeout) {
+            this.operationTimeout = operationTimeout;
+            return this;
+        }
+
+        public Builder maxBackoff(Duration maxBackoff) {
+            this.maxBackoff = maxBackoff;
+            return this;
+        }
+
+        public Builder fencingCounterRetention(Duration fencingCounterRetention) {
+            this.fencingCounterRetention = fencingCounterRetention;
+            return this;
+        }
+
+        public Builder maxNameLength(int maxNameLength) {
+            this.maxNameLength = maxNameLength;
+            return this;
+        }
+
+        public LockClientOptions build() {
+            return new LockClientOptions(this.keyPrefix, this.watchdogLease, this.operationTimeout, this.maxBackoff,
+                    this.fencingCounterRetention, this.maxNameLength);
+        }
+    }
+}

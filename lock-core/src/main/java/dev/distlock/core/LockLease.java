@@ -1,0 +1,48 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+
+/**
+ * One successful acquisition of a {@link DistributedLock}; closing it releases that acquisition.
+ *
+ * <p>The lease may be closed from any thread, exactly once: a second {@link #close()} is a no-op. When the last open
+ * lease of a hold is closed, renewal stops first and then the lock key is deleted by an owner-checked script, so a key
+ * that expired and was taken by someone else is never touched.
+ *
+ * <p>{@link #isHeld()} is truthful on the client's monotonic clock: it turns false as soon as the lease may have
+ * expired (measured from when the acquire or last renewal was <i>sent</i>, minus a drift margin), or when a renewal was
+ * refused. That moment is the lease's loss; registered listeners are told once.
+ */
+public interface LockLease extends AutoCloseable {
+
+    /** The lock name. */
+    String name();
+
+    /**
+     * A number that strictly increases with every new acquisition of this lock name, and stays the same for reentrant
+     * acquisitions and renewals of one hold. Pass it with writes to a resource that rejects tokens older than the
+     * newest it has seen; that keeps a paused, expired holder from overwriting a newer holder's work.
+     */
+    long fencingToken();
+
+    /** Whether this lease is still valid and not released. No round trip. */
+    boolean isHeld();
+
+    /** How long this lease remains valid at most; zero once it is not held. */
+    Duration remainingValidity();
+
+    /**
+     * Registers a listener told once when the lease is lost before it was released. If the lease is already lost,
+     * the listener runs immediately on the calling thread. Listeners run on a client thread and must not block.
+     */
+    void addLossListener(LeaseLossListener listener);
+
+    /**
+     * Releases this acquisition.
+     *
+     * @throws LockLostException if the lease had been lost: the caller's critical section was not fully protected
+     * @throws LockOperationException if Redis could not be reached; the key then expires with its lease
+     */
+    @Override
+    void close();
+}

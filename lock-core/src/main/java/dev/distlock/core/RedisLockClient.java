@@ -1,0 +1,80 @@
+package dev.distlock.core;
+
+import dev.distlock.core.internal.LettuceRedisGateway;
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.RedisReentrantLock;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+
+/**
+ * The entry point: hands out {@link DistributedLock}s by name over one Redis deployment. One per application is the
+ * intended use; it is thread-safe and cheap to share.
+ *
+ * <p>It opens one command connection and one pub/sub connection on the given Lettuce client when created (so a wrong
+ * address or password fails here, not at the first lock), runs one watchdog thread that renews all leases in batches,
+ * and shares one unlock subscription per waited-on lock name. It does not own the Lettuce client: {@link #close()}
+ * closes the connections it opened and stops renewing, and the caller shuts the client down.
+ *
+ * <p>Closing the client does not release held locks: their keys expire after their lease.
+ */
+public final class RedisLockClient implements AutoCloseable {
+
+    private final LockEngine engine;
+
+    private RedisLockClient(LockEngine engine) {
+        this.engine = engine;
+    }
+
+    /** A client with {@link LockClientOptions#defaults()}. */
+    public static RedisLockClient create(RedisClient redisClient) {
+        return create(redisClient, LockClientOptions.defaults());
+    }
+
+    /**
+     * A client over a standalone or Sentinel-managed Redis.
+     *
+     * @throws IllegalStateException if Redis cannot be reached or refuses the credentials; the message says which
+     */
+    public static RedisLockClient create(RedisClient redisClient, LockClientOptions options) {
+        LettuceRedisGateway gateway;
+        try {
+            gateway = new LettuceRedisGateway(redisClient);
+        }
+        catch (RedisException ex) {
+            throw new IllegalStateException("Could not connect to Redis for distributed locks: " + ex.getMessage()
+                    + ". Check the Redis address, password/ACL user and that the server is running.", ex);
+        }
+        return new RedisLockClient(new LockEngine(gateway, options));
+    }
+
+    /**
+     * The reentrant lock with this name.
+     *
+     * @throws IllegalArgumentException if the name is null, blank or longer than
+     * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
+     */
+    public DistributedLock getLock(String name) {
+        return new RedisReentrantLock(this.engine, name);
+    }
+
+    /** The options this client was created with. */
+    public LockClientOptions options() {
+        return this.engine.options();
+    }
+
+    /** Number of leases whose renewal or expiry the watchdog currently tracks (for metrics and leak checks). */
+    public int activeLeaseCount() {
+        return this.engine.watchedHolds();
+    }
+
+    /** Number of lock names this client currently waits on (each with one unlock subscription). */
+    public int waitingLockCount() {
+        return this.engine.waitingNames();
+    }
+
+    /** Stops renewing and closes this client's connections. Held locks expire after their lease. */
+    @Override
+    public void close() {
+        this.engine.close();
+    }
+}

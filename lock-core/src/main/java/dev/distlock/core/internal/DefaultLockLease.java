@@ -1,0 +1,66 @@
+package dev.distlock.core.internal;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.distlock.core.LeaseLossListener;
+import dev.distlock.core.LockLease;
+
+/** A lease handle over a {@link Hold}; closing it drops one of the hold's open leases, once. */
+final class DefaultLockLease implements LockLease {
+
+    private final Hold hold;
+
+    private final HoldReleaser releaser;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    DefaultLockLease(Hold hold, HoldReleaser releaser) {
+        this.hold = hold;
+        this.releaser = releaser;
+    }
+
+    @Override
+    public String name() {
+        return this.hold.keys().name();
+    }
+
+    @Override
+    public long fencingToken() {
+        return this.hold.fencingToken();
+    }
+
+    @Override
+    public boolean isHeld() {
+        return !this.closed.get() && this.hold.isValid();
+    }
+
+    @Override
+    public Duration remainingValidity() {
+        return this.closed.get() ? Duration.ZERO : this.hold.remainingValidity();
+    }
+
+    @Override
+    public void addLossListener(LeaseLossListener listener) {
+        this.hold.addLossListener(listener);
+    }
+
+    @Override
+    public void close() {
+        if (this.closed.compareAndSet(false, true)) {
+            this.releaser.releaseOne(this.hold);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockLease[name=" + name() + ", fencingToken=" + fencingToken() + ", held=" + isHeld() + "]";
+    }
+
+    /** Releases one open lease of a hold; the last one releases the key. */
+    @FunctionalInterface
+    interface HoldReleaser {
+
+        void releaseOne(Hold hold);
+    }
+}

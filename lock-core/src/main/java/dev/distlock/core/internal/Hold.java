@@ -1,0 +1,183 @@
+package dev.distlock.core.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.distlock.core.LeaseLoss;
+import dev.distlock.core.LeaseLossListener;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ownership of a lock key on Redis: owner token, fencing token, validity deadline, and how many open leases
+ * (reentrant acquisitions) share it. State moves HELD to RELEASED or HELD to LOST, once.
+ */
+final class Hold {
+
+    private static final Logger logger = LoggerFactory.getLogger(Hold.class);
+
+    enum State { HELD, RELEASED, LOST }
+
+    private final LockKeys keys;
+
+    private final Grant grant;
+
+    private final long leaseMillis;
+
+    private final long leaseNanos;
+
+    private final long driftNanos;
+
+    private final boolean watchdog;
+
+    private final @Nullable Thread thread;
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+    private final AtomicInteger openLeases = new AtomicInteger(1);
+
+    private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
+
+    private volatile long validUntilNanos;
+
+    private volatile long lastRenewalSentNanos;
+
+    private volatile @Nullable LeaseLoss loss;
+
+    volatile boolean renewalInFlight;
+
+    Hold(LockKeys keys, Grant grant, long leaseMillis, boolean watchdog, @Nullable Thread thread) {
+        this.keys = keys;
+        this.grant = grant;
+        this.leaseMillis = leaseMillis;
+        this.leaseNanos = Duration.ofMillis(leaseMillis).toNanos();
+        // Same margin as the Redis RedLock algorithm: clocks of client and server drift, expiry is not instantaneous.
+        this.driftNanos = this.leaseNanos / 100 + Duration.ofMillis(2).toNanos();
+        this.watchdog = watchdog;
+        this.thread = thread;
+        this.lastRenewalSentNanos = grant.sentAtNanos();
+        this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
+    }
+
+    LockKeys keys() {
+        return this.keys;
+    }
+
+    String owner() {
+        return this.grant.owner();
+    }
+
+    long fencingToken() {
+        return this.grant.fencingToken();
+    }
+
+    long leaseMillis() {
+        return this.leaseMillis;
+    }
+
+    boolean watchdog() {
+        return this.watchdog;
+    }
+
+    @Nullable Thread thread() {
+        return this.thread;
+    }
+
+    State state() {
+        return this.state.get();
+    }
+
+    long lastRenewalSentNanos() {
+        return this.lastRenewalSentNanos;
+    }
+
+    boolean isValid() {
+        return this.state.get() == State.HELD && System.nanoTime() - this.validUntilNanos < 0;
+    }
+
+    boolean isExpired(long nowNanos) {
+        return nowNanos - this.validUntilNanos >= 0;
+    }
+
+    Duration remainingValidity() {
+        if (this.state.get() != State.HELD) {
+            return Duration.ZERO;
+        }
+        long remaining = this.validUntilNanos - System.nanoTime();
+        return (remaining > 0) ? Duration.ofNanos(remaining) : Duration.ZERO;
+    }
+
+    /** Records a successful renewal sent at {@code sentAtNanos}. */
+    void renewed(long sentAtNanos) {
+        this.lastRenewalSentNanos = sentAtNanos;
+        long candidate = sentAtNanos + this.leaseNanos - this.driftNanos;
+        if (candidate - this.validUntilNanos > 0) {
+            this.validUntilNanos = candidate;
+        }
+    }
+
+    void retain() {
+        this.openLeases.incrementAndGet();
+    }
+
+    /**
+     * Drops one open lease.
+     *
+     * @return true when it was the last one
+     * @throws IllegalMonitorStateException when no lease was open
+     */
+    boolean releaseOne() {
+        int left = this.openLeases.updateAndGet((count) -> (count > 0) ? count - 1 : -1);
+        if (left < 0) {
+            this.openLeases.set(0);
+            throw new IllegalMonitorStateException("Lock '" + this.keys.name() + "' is not held by this owner any more");
+        }
+        return left == 0;
+    }
+
+    boolean markReleased() {
+        return this.state.compareAndSet(State.HELD, State.RELEASED);
+    }
+
+    /** Marks the hold lost (once), logs it at WARN and tells the listeners. */
+    void markLost(LeaseLoss.Reason reason) {
+        if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+            return;
+        }
+        LeaseLoss lost = new LeaseLoss(this.keys.name(), this.grant.fencingToken(), reason);
+        this.loss = lost;
+        logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.keys.name(), this.grant.owner(),
+                this.grant.fencingToken(), reason);
+        for (LeaseLossListener listener : this.listeners) {
+            // Whoever removes a listener tells it, so a listener added concurrently is told exactly once.
+            if (this.listeners.remove(listener)) {
+                notify(listener, lost);
+            }
+        }
+    }
+
+    @Nullable LeaseLoss loss() {
+        return this.loss;
+    }
+
+    void addLossListener(LeaseLossListener listener) {
+        this.listeners.add(listener);
+        LeaseLoss lost = this.loss;
+        if (lost != null && this.listeners.remove(listener)) {
+            notify(listener, lost);
+        }
+    }
+
+    private void notify(LeaseLossListener listener, LeaseLoss lost) {
+        try {
+            listener.leaseLost(lost);
+        }
+        catch (RuntimeException ex) {
+            logger.error("Lease loss listener for lock '{}' failed", this.keys.name(), ex);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.distlock.core.internal;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/** {@link Lock} over a {@link RedisReentrantLock}, keyed on the calling thread like {@code ReentrantLock}. */
+final class LockView implements Lock {
+
+    private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
+
+    private final RedisReentrantLock lock;
+
+    LockView(RedisReentrantLock lock) {
+        this.lock = lock;
+    }
+
+    @Override
+    public void lock() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    this.lock.acquire(FOREVER);
+                    return;
+                }
+                catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        this.lock.acquire(FOREVER);
+    }
+
+    @Override
+    public boolean tryLock() {
+        return this.lock.tryAcquire().isPresent();
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        Duration wait = Duration.of(Math.max(0, time), unit.toChronoUnit());
+        return this.lock.tryAcquire(wait).isPresent();
+    }
+
+    @Override
+    public void unlock() {
+        Hold hold = this.lock.currentThreadHold();
+        if (hold == null) {
+            throw new IllegalMonitorStateException("Lock '" + this.lock.name() + "' is not held by thread "
+                    + Thread.currentThread().getName());
+        }
+        this.lock.releaseOne(hold);
+    }
+
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("Distributed locks do not support conditions");
+    }
+}

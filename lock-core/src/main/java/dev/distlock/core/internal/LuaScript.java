@@ -1,0 +1,45 @@
+package dev.distlock.core.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A Lua script loaded from {@code dev/distlock/core/scripts/<name>.lua} with its SHA-1, for {@code EVALSHA}.
+ *
+ * @param name file name without extension
+ * @param body the script source
+ * @param sha1 lower-case hex SHA-1 of the body, as Redis computes it
+ */
+public record LuaScript(String name, String body, String sha1) {
+
+    public static final LuaScript ACQUIRE = load("acquire");
+
+    public static final LuaScript RELEASE = load("release");
+
+    public static final LuaScript RENEW = load("renew");
+
+    public static final LuaScript FORCE_RELEASE = load("force-release");
+
+    static LuaScript load(String name) {
+        String path = "/dev/distlock/core/scripts/" + name + ".lua";
+        try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("Script resource " + path + " is missing from the lock-core jar");
+            }
+            byte[] bytes = in.readAllBytes();
+            String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+            return new LuaScript(name, new String(bytes, StandardCharsets.UTF_8), sha);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Could not read " + path, ex);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-1 is required by every Java runtime", ex);
+        }
+    }
+}

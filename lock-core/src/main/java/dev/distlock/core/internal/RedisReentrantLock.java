@@ -1,0 +1,273 @@
+package dev.distlock.core.internal;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Lock;
+
+import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LeaseLoss;
+import dev.distlock.core.LockInterruptedException;
+import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.LockOperationException;
+import org.jspecify.annotations.Nullable;
+
+/** The reentrant, non-fair lock: {@link DistributedLock} over the acquire, renew and release scripts. */
+public final class RedisReentrantLock implements DistributedLock {
+
+    private final LockEngine engine;
+
+    private final LockKeys keys;
+
+    public RedisReentrantLock(LockEngine engine, String name) {
+        this.engine = engine;
+        this.keys = engine.keys(name);
+    }
+
+    @Override
+    public String name() {
+        return this.keys.name();
+    }
+
+    @Override
+    public LockLease acquire(Duration waitTime) throws InterruptedException {
+        return acquireBlocking(waitTime, null)
+            .orElseThrow(() -> new LockNotAcquiredException(name(), waitTime));
+    }
+
+    @Override
+    public LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        Durations.requirePositive("leaseTime", leaseTime);
+        return acquireBlocking(waitTime, leaseTime)
+            .orElseThrow(() -> new LockNotAcquiredException(name(), waitTime));
+    }
+
+    @Override
+    public Optional<LockLease> tryAcquire() {
+        try {
+            return acquireBlocking(Duration.ZERO, null);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(name(), ex);
+        }
+    }
+
+    @Override
+    public Optional<LockLease> tryAcquire(Duration waitTime) throws InterruptedException {
+        return acquireBlocking(waitTime, null);
+    }
+
+    @Override
+    public Optional<LockLease> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        Durations.requirePositive("leaseTime", leaseTime);
+        return acquireBlocking(waitTime, leaseTime);
+    }
+
+    private Optional<LockLease> acquireBlocking(Duration waitTime, @Nullable Duration leaseTime)
+            throws InterruptedException {
+        Durations.requireNonNegative("waitTime", waitTime);
+        long leaseMillis = leaseMillis(leaseTime);
+        Thread thread = Thread.currentThread();
+        Hold current = this.engine.threadHolds().get(threadKey(thread));
+        if (current != null) {
+            return Optional.of(reenter(current));
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException("Interrupted before acquiring lock '" + name() + "'");
+        }
+        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.keys, leaseMillis, waitTime).start();
+        Grant grant;
+        try {
+            grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+        catch (InterruptedException ex) {
+            abandon(result);
+            throw ex;
+        }
+        catch (TimeoutException ex) {
+            abandon(result);
+            throw new LockOperationException(name(), "Acquiring lock '" + name() + "' did not finish within its "
+                    + "wait time plus the operation timeout; a possible grant is being released", ex);
+        }
+        catch (ExecutionException ex) {
+            if (ex.getCause() instanceof LockNotAcquiredException) {
+                return Optional.empty();
+            }
+            throw rethrown(ex.getCause());
+        }
+        Hold hold = new Hold(this.keys, grant, leaseMillis, leaseTime == null, thread);
+        this.engine.threadHolds().put(threadKey(thread), hold);
+        this.engine.watchdog().watch(hold);
+        return Optional.of(new DefaultLockLease(hold, this::releaseOne));
+    }
+
+    private void abandon(CompletableFuture<Grant> result) {
+        if (!result.cancel(false) && !result.isCompletedExceptionally()) {
+            this.engine.releaseQuietly(this.keys, result.join().owner());
+        }
+    }
+
+    private LockLease reenter(Hold hold) throws InterruptedException {
+        if (!hold.isValid()) {
+            throw lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
+        }
+        long sentAt = System.nanoTime();
+        boolean owned = await(this.engine.renew(this.keys, hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
+        if (!owned) {
+            this.engine.watchdog().unwatch(hold);
+            hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
+            throw lost(hold, "the key was deleted or taken over; reentry never recreates it");
+        }
+        if (hold.watchdog()) {
+            hold.renewed(sentAt);
+        }
+        hold.retain();
+        return new DefaultLockLease(hold, this::releaseOne);
+    }
+
+    /** Drops one open lease of {@code hold}; the last one stops renewal and then deletes the key if still ours. */
+    void releaseOne(Hold hold) {
+        boolean last = hold.releaseOne();
+        if (!last) {
+            if (hold.state() == Hold.State.LOST) {
+                throw lost(hold, "released a nested acquisition after the loss");
+            }
+            return;
+        }
+        this.engine.watchdog().unwatch(hold);
+        Thread thread = hold.thread();
+        if (thread != null) {
+            this.engine.threadHolds().remove(threadKey(thread), hold);
+        }
+        if (!hold.isValid() || !hold.markReleased()) {
+            hold.markLost(LeaseLoss.Reason.EXPIRED);
+            // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
+            this.engine.releaseQuietly(this.keys, hold.owner());
+            throw lost(hold, "it was no longer valid when released");
+        }
+        boolean deleted;
+        try {
+            deleted = this.engine.release(this.keys, hold.owner()).join();
+        }
+        catch (CompletionException ex) {
+            throw new LockOperationException(name(), "Releasing lock '" + name() + "' failed: " + ex.getCause()
+                    + ". The key expires with its lease.", ex.getCause());
+        }
+        if (!deleted) {
+            throw lost(hold, "at release the key was missing or owned by another owner; nothing was deleted");
+        }
+    }
+
+    @Override
+    public CompletionStage<LockLease> acquireAsync(Duration waitTime) {
+        return acquireAsync(waitTime, null);
+    }
+
+    @Override
+    public CompletionStage<LockLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
+        Durations.requireNonNegative("waitTime", waitTime);
+        long leaseMillis = leaseMillis(leaseTime);
+        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.keys, leaseMillis, waitTime).start();
+        CompletableFuture<LockLease> lease = new CompletableFuture<>();
+        lease.whenComplete((ignored, ex) -> {
+            if (ex instanceof CancellationException) {
+                abandon(result);
+            }
+        });
+        result.whenComplete((grant, ex) -> this.engine.completionExecutor().execute(() -> {
+            if (ex != null) {
+                lease.completeExceptionally(ex);
+                return;
+            }
+            Hold hold = new Hold(this.keys, grant, leaseMillis, leaseTime == null, null);
+            this.engine.watchdog().watch(hold);
+            LockLease granted = new DefaultLockLease(hold, this::releaseOne);
+            if (!lease.complete(granted)) {
+                granted.close();
+            }
+        }));
+        return lease;
+    }
+
+    @Override
+    public boolean isLocked() {
+        return awaitUninterruptibly(this.engine.exists(this.keys));
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        Hold hold = this.engine.threadHolds().get(threadKey(Thread.currentThread()));
+        return hold != null && hold.isValid();
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        return awaitUninterruptibly(this.engine.forceRelease(this.keys));
+    }
+
+    @Override
+    public Lock asLock() {
+        return new LockView(this);
+    }
+
+    /** The hold of the current thread, or null. */
+    @Nullable Hold currentThreadHold() {
+        return this.engine.threadHolds().get(threadKey(Thread.currentThread()));
+    }
+
+    private long leaseMillis(@Nullable Duration leaseTime) {
+        return (leaseTime != null) ? Durations.leaseMillis("leaseTime", leaseTime)
+                : this.engine.options().watchdogLease().toMillis();
+    }
+
+    private LockEngine.ThreadHoldKey threadKey(Thread thread) {
+        return new LockEngine.ThreadHoldKey(this.keys.lockKey(), thread);
+    }
+
+    private long operationTimeoutNanos() {
+        return this.engine.options().operationTimeout().toNanos();
+    }
+
+    private LockLostException lost(Hold hold, String detail) {
+        LeaseLoss loss = hold.loss();
+        String reason = (loss != null) ? " (" + loss.reason() + ")" : "";
+        return new LockLostException(name(), hold.fencingToken(), "lease lost" + reason + ": " + detail);
+    }
+
+    private <T> T await(CompletableFuture<T> reply) throws InterruptedException {
+        try {
+            return reply.get();
+        }
+        catch (ExecutionException ex) {
+            throw rethrown(ex.getCause());
+        }
+    }
+
+    private <T> T awaitUninterruptibly(CompletableFuture<T> reply) {
+        try {
+            return reply.join();
+        }
+        catch (CompletionException ex) {
+            throw rethrown(ex.getCause());
+        }
+    }
+
+    private RuntimeException rethrown(@Nullable Throwable cause) {
+        if (cause instanceof LockOperationException failure) {
+            return new LockOperationException(name(), failure.getMessage(), failure);
+        }
+        String why = (cause instanceof TimeoutException)
+                ? "Redis did not answer within " + this.engine.options().operationTimeout() : String.valueOf(cause);
+        return new LockOperationException(name(), "Redis call for lock '" + name() + "' failed: " + why, cause);
+    }
+}
