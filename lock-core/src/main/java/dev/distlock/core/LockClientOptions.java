@@ -17,9 +17,11 @@ import dev.distlock.core.internal.Durations;
  * @param fencingCounterRetention how long an idle lock's fencing counter is kept; tokens also follow the Redis server
  * clock, so they keep increasing after the counter expires unless that clock steps back
  * @param maxNameLength longest lock name accepted, in characters
+ * @param fencing whether acquisitions mint fencing tokens (a companion counter key per lock); when off,
+ * {@link LockLease#fencingToken()} is always 0 and no counter key is written
  */
 public record LockClientOptions(String keyPrefix, Duration watchdogLease, Duration operationTimeout,
-        Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength) {
+        Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength, boolean fencing) {
 
     /** Default prefix of lock keys. */
     public static final String DEFAULT_KEY_PREFIX = "lock:";
@@ -46,7 +48,10 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         }
     }
 
-    /** Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, 1 day counter. */
+    /**
+     * Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, fencing on with a
+     * counter kept 1 day, names up to 1024 characters.
+     */
     public static LockClientOptions defaults() {
         return builder().build();
     }
@@ -69,6 +74,8 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         private Duration fencingCounterRetention = Duration.ofDays(1);
 
         private int maxNameLength = 1024;
+
+        private boolean fencing = true;
 
         private Builder() {
         }
@@ -103,9 +110,14 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
             return this;
         }
 
+        public Builder fencing(boolean fencing) {
+            this.fencing = fencing;
+            return this;
+        }
+
         public LockClientOptions build() {
             return new LockClientOptions(this.keyPrefix, this.watchdogLease, this.operationTimeout, this.maxBackoff,
-                    this.fencingCounterRetention, this.maxNameLength);
+                    this.fencingCounterRetention, this.maxNameLength, this.fencing);
         }
     }
 }

@@ -39,9 +39,12 @@ public final class LockEngine implements AutoCloseable {
 
     private final Executor completionExecutor = ForkJoinPool.commonPool();
 
+    private final String fencingArgument;
+
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
         this.options = options;
+        this.fencingArgument = options.fencing() ? Long.toString(options.fencingCounterRetention().toMillis()) : "0";
         this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
             Thread thread = new Thread(runnable, "distlock-watchdog-" + this.ownerTokens.clientId());
             thread.setDaemon(true);
@@ -85,7 +88,7 @@ public final class LockEngine implements AutoCloseable {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.gateway.eval(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
                 new String[] { keys.lockKey(), keys.fenceKey() }, owner, Long.toString(leaseMillis),
-                Long.toString(this.options.fencingCounterRetention().toMillis()));
+                this.fencingArgument);
         return withTimeout(reply).thenApply((values) -> {
             long status = toLong(values.get(0));
             long value = toLong(values.get(1));

@@ -3,10 +3,14 @@
 -- KEYS[2] fence key     (string: last fencing token issued for this lock)
 -- ARGV[1] owner token   (random per acquisition)
 -- ARGV[2] lease in ms   (> 0)
--- ARGV[3] fence counter retention in ms (> 0)
+-- ARGV[3] fence counter retention in ms, or 0 when fencing is off (token 0, no fence key written)
 -- Returns {1, token} when granted, {0, pttl} when another owner holds the lock (pttl -1: no expiry, should not happen).
 if redis.call('exists', KEYS[1]) == 1 then
     return {0, redis.call('pttl', KEYS[1])}
+end
+if ARGV[3] == '0' then
+    redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+    return {1, 0}
 end
 -- Tokens must keep increasing after the counter key is lost (FLUSHALL, restart without persistence): never go
 -- below the server clock in microseconds. Lua numbers are doubles; both operands stay far below 2^53.
