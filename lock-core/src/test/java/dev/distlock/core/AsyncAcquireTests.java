@@ -1,0 +1,84 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+class AsyncAcquireTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisLockClient client;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.client = this.clients.create();
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        this.clients.close();
+    }
+
+    @Test
+    void asyncAcquireCompletesWithALeaseOffTheIoThreads() throws Exception {
+        CompletableFuture<String> thread = this.client.getLock("async").acquireAsync(Duration.ZERO)
+            .thenApply((lease) -> {
+                lease.close();
+                return Thread.currentThread().getName();
+            })
+            .toCompletableFuture();
+        assertThat(thread.get(10, TimeUnit.SECONDS)).doesNotContain("lettuce").doesNotContain("nioEventLoop");
+        assertThat(this.raw.exists("lock:{async}")).isZero();
+    }
+
+    @Test
+    void asyncAcquisitionsAreNotReentrant() throws Exception {
+        DistributedLock lock = this.client.getLock("async-exclusive");
+        LockLease first = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThatExceptionOfType(ExecutionException.class)
+            .isThrownBy(() -> lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS))
+            .withCauseInstanceOf(LockNotAcquiredException.class);
+        CompletableFuture<LockLease> second = lock.acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+        Thread.sleep(200);
+        assertThat(second).isNotDone();
+        first.close();
+        try (LockLease lease = second.get(10, TimeUnit.SECONDS)) {
+            assertThat(lease.fencingToken()).isGreaterThan(first.fencingToken());
+        }
+    }
+
+    @Test
+    void cancellingAWaitingAcquisitionLeavesNoGrantBehind() throws Exception {
+        LockLease held = this.client.getLock("cancelled").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = this.client.getLock("cancelled").acquireAsync(Duration.ofSeconds(30))
+            .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> this.client.waitingLockCount() > 0);
+        waiting.cancel(false);
+        held.close();
+        await().atMost(Duration.ofSeconds(3)).until(() -> this.client.waitingLockCount() == 0);
+        Thread.sleep(300);
+        assertThat(this.raw.exists("lock:{cancelled}")).isZero();
+        assertThat(this.client.activeLeaseCount()).isZero();
+    }
+}

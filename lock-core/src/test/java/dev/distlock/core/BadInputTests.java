@@ -1,0 +1,106 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class BadInputTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisLockClient client;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.client = this.clients.create();
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        assertThat(this.raw.dbsize()).as("nothing written to Redis").isZero();
+        this.clients.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", " ", "\t\n" })
+    void blankNamesAreRejected(String name) {
+        assertThatIllegalArgumentException().isThrownBy(() -> this.client.getLock(name))
+            .withMessageContaining("must not be blank");
+    }
+
+    @Test
+    void nullNameIsRejected() {
+        assertThatIllegalArgumentException().isThrownBy(() -> this.client.getLock(null))
+            .withMessageContaining("must not be null");
+    }
+
+    @Test
+    void oversizedNameIsRejectedBeforeTheNetwork() {
+        String name = "x".repeat(1025);
+        assertThatIllegalArgumentException().isThrownBy(() -> this.client.getLock(name))
+            .withMessageContaining("1025 characters")
+            .withMessageContaining("1024 allowed");
+    }
+
+    @Test
+    void zeroAndNegativeLeasesAreRejected() {
+        DistributedLock lock = this.client.getLock("durations");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.acquire(Duration.ofSeconds(1), Duration.ZERO))
+            .withMessageContaining("leaseTime must be positive");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> lock.tryAcquire(Duration.ZERO, Duration.ofMillis(-1)))
+            .withMessageContaining("leaseTime must be positive");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> lock.acquireAsync(Duration.ZERO, Duration.ofSeconds(-5)))
+            .withMessageContaining("leaseTime must be positive");
+    }
+
+    @Test
+    void negativeWaitIsRejectedWithAHint() {
+        DistributedLock lock = this.client.getLock("durations");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.acquire(Duration.ofMillis(-1)))
+            .withMessageContaining("waitTime must not be negative")
+            .withMessageContaining("zero for a single attempt");
+        assertThatIllegalArgumentException().isThrownBy(() -> lock.acquireAsync(Duration.ofSeconds(-1)))
+            .withMessageContaining("waitTime must not be negative");
+    }
+
+    @Test
+    void absurdlyLongLeaseIsRejected() {
+        DistributedLock lock = this.client.getLock("durations");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofSeconds(Long.MAX_VALUE)))
+            .withMessageContaining("longer than the maximum");
+    }
+
+    @Test
+    void invalidOptionsNameTheSetting() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> LockClientOptions.builder().watchdogLease(Duration.ofMillis(100)).build())
+            .withMessageContaining("watchdogLease");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> LockClientOptions.builder().keyPrefix("locks{x}:").build())
+            .withMessageContaining("keyPrefix");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> LockClientOptions.builder().operationTimeout(Duration.ZERO).build())
+            .withMessageContaining("operationTimeout");
+    }
+}

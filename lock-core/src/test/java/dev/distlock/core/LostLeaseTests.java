@@ -1,0 +1,106 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class LostLeaseTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    /** One renewal period (a third of the lease) plus room for a round trip on a busy machine. */
+    private static final Duration DETECTION_BOUND = LockClients.TEST_WATCHDOG_LEASE.dividedBy(3)
+        .plusMillis(400);
+
+    private LockClients clients;
+
+    private RedisLockClient client;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.client = this.clients.create();
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        this.clients.close();
+    }
+
+    @Test
+    void deletedLockIsReportedLostWithinOneRenewalPeriod() throws Exception {
+        LockLease lease = this.client.getLock("deleted").acquire(Duration.ZERO);
+        CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+        lease.addLossListener(lost::complete);
+
+        long deletedAt = System.nanoTime();
+        this.raw.del("lock:{deleted}");
+        LeaseLoss loss = lost.get(DETECTION_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        long detectedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deletedAt);
+
+        assertThat(loss.reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_REFUSED);
+        assertThat(loss.fencingToken()).isEqualTo(lease.fencingToken());
+        assertThat(lease.isHeld()).isFalse();
+        assertThat(detectedAfterMillis).isLessThanOrEqualTo(DETECTION_BOUND.toMillis());
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);
+        assertThat(this.client.activeLeaseCount()).isZero();
+    }
+
+    @Test
+    void flushAllMakesHoldersLostAndLaterTokensAreLargerThanAllEarlierOnes() throws Exception {
+        DistributedLock lock = this.client.getLock("flushed");
+        long highest = 0;
+        for (int i = 0; i < 20; i++) {
+            try (LockLease lease = lock.acquire(Duration.ZERO)) {
+                assertThat(lease.fencingToken()).isGreaterThan(highest);
+                highest = lease.fencingToken();
+            }
+        }
+        LockLease held = lock.acquire(Duration.ZERO);
+        highest = Math.max(highest, held.fencingToken());
+        CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+        held.addLossListener(lost::complete);
+
+        this.raw.flushall();
+
+        assertThat(lost.get(DETECTION_BOUND.toMillis(), TimeUnit.MILLISECONDS).reason())
+            .isEqualTo(LeaseLoss.Reason.RENEWAL_REFUSED);
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
+        try (LockLease after = lock.acquire(Duration.ZERO)) {
+            assertThat(after.fencingToken()).isGreaterThan(highest);
+        }
+    }
+
+    @Test
+    void listenerAddedAfterTheLossIsToldImmediately() throws Exception {
+        LockLease lease = this.client.getLock("late-listener").acquire(Duration.ZERO, Duration.ofMillis(300));
+        Thread.sleep(900);
+        CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+        lease.addLossListener(lost::complete);
+        assertThat(lost.get(1, TimeUnit.SECONDS).lockName()).isEqualTo("late-listener");
+    }
+
+    @Test
+    void disabledFencingWritesNoCounterAndReportsTokenZero() throws Exception {
+        RedisLockClient unfenced = this.clients.create(LockClientOptions.builder().fencing(false).build());
+        try (LockLease lease = unfenced.getLock("unfenced").acquire(Duration.ZERO)) {
+            assertThat(lease.fencingToken()).isZero();
+            assertThat(this.raw.exists("lock:{unfenced}:fence")).isZero();
+        }
+    }
+}
