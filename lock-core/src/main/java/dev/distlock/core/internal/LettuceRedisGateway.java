@@ -36,6 +36,10 @@ public final class LettuceRedisGateway implements RedisGateway {
             throw ex;
         }
         this.commands = this.connection.async();
+        // Warm the script cache so the first lock operations need no NOSCRIPT retry; failures are harmless.
+        for (LuaScript script : LuaScript.ALL) {
+            this.commands.scriptLoad(script.body());
+        }
     }
 
     @Override

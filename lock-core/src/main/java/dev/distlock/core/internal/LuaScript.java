@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * A Lua script loaded from {@code dev/distlock/core/scripts/<name>.lua} with its SHA-1, for {@code EVALSHA}.
@@ -24,6 +25,9 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript RENEW = load("renew");
 
     public static final LuaScript FORCE_RELEASE = load("force-release");
+
+    /** Every script, for warming a server's script cache. */
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE);
 
     static LuaScript load(String name) {
         String path = "/dev/distlock/core/scripts/" + name + ".lua";
