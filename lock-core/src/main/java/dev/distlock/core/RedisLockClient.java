@@ -2,7 +2,7 @@ package dev.distlock.core;
 
 import dev.distlock.core.internal.LettuceRedisGateway;
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.RedisReentrantLock;
+import dev.distlock.core.internal.ProtocolLock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 
@@ -54,7 +54,7 @@ public final class RedisLockClient implements AutoCloseable {
      * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
      */
     public DistributedLock getLock(String name) {
-        return new RedisReentrantLock(this.engine, name);
+        return ProtocolLock.reentrant(this.engine, name);
     }
 
     /** The options this client was created with. */

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -16,20 +17,23 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The first attempt goes straight to Redis, so an uncontended acquire is one round trip. If the lock is taken and
  * the caller may wait, the operation enters the name's {@link WaitRoom}: it subscribes to the unlock channel, queues
- * for the local racer slot, and then loops: attempt, and on refusal sleep until a wake-up, the holder's TTL or a
- * jittered back-off (at most {@code maxBackoff}) passes, whichever is first, never beyond the deadline.
+ * for the local racer slot (for protocols with a single racer), and then loops: attempt, and on refusal sleep until a
+ * wake-up, the holder's TTL or a jittered back-off (at most {@code maxBackoff}) passes, whichever is first, never
+ * beyond the deadline.
  *
- * <p>{@link #result()} is the arbiter of every race: a grant that arrives after the result was completed otherwise
- * (cancelled by an interrupt, timed out) is released by an owner-checked script. An attempt whose reply did not
- * arrive has an unknown outcome and is cleaned up the same way.
+ * <p>{@link #start()}'s future is the arbiter of every race: a grant that arrives after it was completed otherwise
+ * (cancelled by an interrupt, timed out) is abandoned through the protocol's owner-checked clean-up. An attempt whose
+ * reply did not arrive has an unknown outcome and is cleaned up the same way.
  */
 final class AcquireOperation {
 
     private final LockEngine engine;
 
-    private final LockKeys keys;
+    private final LockProtocol protocol;
 
     private final long leaseMillis;
+
+    private final String context;
 
     private final Duration waitTime;
 
@@ -43,36 +47,33 @@ final class AcquireOperation {
 
     private volatile boolean racing;
 
-    AcquireOperation(LockEngine engine, LockKeys keys, long leaseMillis, Duration waitTime) {
+    AcquireOperation(LockEngine engine, LockProtocol protocol, long leaseMillis, String context, Duration waitTime) {
         this.engine = engine;
-        this.keys = keys;
+        this.protocol = protocol;
         this.leaseMillis = leaseMillis;
+        this.context = context;
         this.waitTime = waitTime;
         this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
         this.owner = engine.newOwner();
     }
 
-    /** Starts the operation; the returned future is {@link #result()}. */
+    /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
     CompletableFuture<Grant> start() {
-        this.engine.attempt(this.keys, this.owner, this.leaseMillis)
-            .whenComplete((reply, ex) -> onReply(reply, ex, false, 0L));
+        this.protocol.attempt(this.owner, this.leaseMillis, this.context)
+            .whenComplete((reply, ex) -> onReply(reply, ex, 0L));
         return this.result;
     }
 
-    CompletableFuture<Grant> result() {
-        return this.result;
-    }
-
-    private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, boolean inRoom, long generation) {
+    private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
-            this.engine.releaseQuietly(this.keys, this.owner);
+            this.protocol.abandon(this.owner);
             this.result.completeExceptionally(operationFailure(ex));
             return;
         }
         Grant grant = reply.grant();
         if (grant != null) {
             if (!this.result.complete(grant)) {
-                this.engine.releaseQuietly(this.keys, this.owner);
+                this.protocol.abandon(this.owner);
             }
             return;
         }
@@ -81,32 +82,46 @@ final class AcquireOperation {
         }
         long remaining = this.deadlineNanos - System.nanoTime();
         if (remaining <= 0) {
-            this.result.completeExceptionally(new LockNotAcquiredException(this.keys.name(), this.waitTime));
+            notAcquired();
             return;
         }
-        if (!inRoom) {
+        WaitRoom entered = this.room;
+        if (entered == null) {
             enterRoom(remaining);
             return;
         }
         long sleep = Math.min(sleepNanos(reply.holderPttlMillis()), remaining);
-        this.room.sleep(generation, sleep).thenRun(this::attemptInRoom);
+        entered.sleep(generation, sleep, this.owner).thenRun(this::attemptInRoom);
+    }
+
+    private void notAcquired() {
+        if (this.result.completeExceptionally(new LockNotAcquiredException(this.protocol.lockName(), this.waitTime))) {
+            this.protocol.leaveQueue(this.owner);
+        }
     }
 
     private void enterRoom(long remaining) {
-        WaitRoom entered = this.engine.waitRooms().enter(this.keys.channel());
-        CompletableFuture<Void> myTurn = entered.racer().acquire();
+        WaitRoom entered = this.engine.waitRooms().enter(this.protocol.channel(), this.protocol.publishesReleases());
         this.room = entered;
+        CompletableFuture<Void> turn = this.protocol.singleRacer() ? entered.racer().acquire()
+                : CompletableFuture.completedFuture(null);
         this.result.whenComplete((grant, ex) -> {
-            entered.racer().leave(myTurn);
+            if (this.protocol.singleRacer()) {
+                entered.racer().leave(turn);
+            }
             this.engine.waitRooms().leave(entered);
+            if (ex instanceof CancellationException) {
+                // Interrupted or cancelled: a grant in flight is abandoned when it arrives; leave any queue now.
+                this.protocol.leaveQueue(this.owner);
+            }
         });
         CompletableFuture.delayedExecutor(remaining, TimeUnit.NANOSECONDS).execute(() -> {
             if (!this.racing) {
-                this.result.completeExceptionally(new LockNotAcquiredException(this.keys.name(), this.waitTime));
+                notAcquired();
             }
         });
         // Attempt only once subscribed, so a release between the refused attempt and the subscription is not missed.
-        myTurn.thenCompose((ignored) -> this.engine.waitRooms().subscribedOrDone(entered)
+        turn.thenCompose((ignored) -> this.engine.waitRooms().subscribedOrDone(entered)
                 .completeOnTimeout(null, Math.max(0, this.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS))
             .thenRun(() -> {
                 this.racing = true;
@@ -119,8 +134,8 @@ final class AcquireOperation {
             return;
         }
         long generation = this.room.generation();
-        this.engine.attempt(this.keys, this.owner, this.leaseMillis)
-            .whenComplete((reply, ex) -> onReply(reply, ex, true, generation));
+        this.protocol.attempt(this.owner, this.leaseMillis, this.context)
+            .whenComplete((reply, ex) -> onReply(reply, ex, generation));
     }
 
     private long sleepNanos(long holderPttlMillis) {
@@ -135,10 +150,14 @@ final class AcquireOperation {
 
     private LockOperationException operationFailure(Throwable ex) {
         Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+        if (cause instanceof LockOperationException failure) {
+            return failure;
+        }
+        String name = this.protocol.lockName();
         String why = (cause instanceof TimeoutException)
                 ? "Redis did not answer within " + this.engine.options().operationTimeout()
                 : "Redis answered with an error: " + cause.getMessage();
-        return new LockOperationException(this.keys.name(), "Could not acquire lock '" + this.keys.name() + "': " + why
+        return new LockOperationException(name, "Could not acquire lock '" + name + "': " + why
                 + ". The outcome is unknown, so a possible grant is being released.", cause);
     }
 }

@@ -22,7 +22,7 @@ final class DefaultLockLease implements LockLease {
 
     @Override
     public String name() {
-        return this.hold.keys().name();
+        return this.hold.lockName();
     }
 
     @Override

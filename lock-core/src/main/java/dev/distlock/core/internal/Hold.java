@@ -22,7 +22,7 @@ final class Hold {
 
     enum State { HELD, RELEASED, LOST }
 
-    private final LockKeys keys;
+    private final LockProtocol protocol;
 
     private final Grant grant;
 
@@ -50,8 +50,8 @@ final class Hold {
 
     volatile boolean renewalInFlight;
 
-    Hold(LockKeys keys, Grant grant, long leaseMillis, boolean watchdog, @Nullable Thread thread) {
-        this.keys = keys;
+    Hold(LockProtocol protocol, Grant grant, long leaseMillis, boolean watchdog, @Nullable Thread thread) {
+        this.protocol = protocol;
         this.grant = grant;
         this.leaseMillis = leaseMillis;
         this.leaseNanos = Duration.ofMillis(leaseMillis).toNanos();
@@ -63,8 +63,12 @@ final class Hold {
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
     }
 
-    LockKeys keys() {
-        return this.keys;
+    LockProtocol protocol() {
+        return this.protocol;
+    }
+
+    String lockName() {
+        return this.protocol.lockName();
     }
 
     String owner() {
@@ -134,7 +138,7 @@ final class Hold {
         int left = this.openLeases.updateAndGet((count) -> (count > 0) ? count - 1 : -1);
         if (left < 0) {
             this.openLeases.set(0);
-            throw new IllegalMonitorStateException("Lock '" + this.keys.name() + "' is not held by this owner any more");
+            throw new IllegalMonitorStateException("Lock '" + this.protocol.lockName() + "' is not held by this owner any more");
         }
         return left == 0;
     }
@@ -148,9 +152,9 @@ final class Hold {
         if (!this.state.compareAndSet(State.HELD, State.LOST)) {
             return;
         }
-        LeaseLoss lost = new LeaseLoss(this.keys.name(), this.grant.fencingToken(), reason);
+        LeaseLoss lost = new LeaseLoss(this.protocol.lockName(), this.grant.fencingToken(), reason);
         this.loss = lost;
-        logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.keys.name(), this.grant.owner(),
+        logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.protocol.lockName(), this.grant.owner(),
                 this.grant.fencingToken(), reason);
         for (LeaseLossListener listener : this.listeners) {
             // Whoever removes a listener tells it, so a listener added concurrently is told exactly once.
@@ -177,7 +181,7 @@ final class Hold {
             listener.leaseLost(lost);
         }
         catch (RuntimeException ex) {
-            logger.error("Lease loss listener for lock '{}' failed", this.keys.name(), ex);
+            logger.error("Lease loss listener for lock '{}' failed", this.protocol.lockName(), ex);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import dev.distlock.core.LeaseLoss;
 import org.slf4j.Logger;
@@ -24,8 +25,6 @@ final class LeaseWatchdog implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(LeaseWatchdog.class);
 
-    private final LockEngine engine;
-
     private final long renewIntervalNanos;
 
     private final long tickNanos;
@@ -34,8 +33,10 @@ final class LeaseWatchdog implements AutoCloseable {
 
     private final ScheduledFuture<?> ticker;
 
-    LeaseWatchdog(LockEngine engine, Duration watchdogLease, ScheduledExecutorService scheduler) {
-        this.engine = engine;
+    private final Consumer<Hold> abandonedHoldReleaser;
+
+    LeaseWatchdog(Duration watchdogLease, ScheduledExecutorService scheduler, Consumer<Hold> abandonedHoldReleaser) {
+        this.abandonedHoldReleaser = abandonedHoldReleaser;
         this.renewIntervalNanos = watchdogLease.toNanos() / 3;
         this.tickNanos = Math.max(this.renewIntervalNanos / 4, TimeUnit.MILLISECONDS.toNanos(10));
         this.ticker = scheduler.scheduleWithFixedDelay(this::tickSafely, this.tickNanos, this.tickNanos,
@@ -86,11 +87,11 @@ final class LeaseWatchdog implements AutoCloseable {
     private void renew(Hold hold) {
         long sentAt = System.nanoTime();
         hold.renewalInFlight = true;
-        this.engine.renew(hold.keys(), hold.owner(), hold.leaseMillis()).whenComplete((owned, ex) -> {
+        hold.protocol().renew(hold.owner(), hold.leaseMillis()).whenComplete((owned, ex) -> {
             hold.renewalInFlight = false;
             if (ex != null) {
                 logger.debug("Renewal of lock '{}' (owner {}) failed; retrying until its validity ends",
-                        hold.keys().name(), hold.owner(), ex);
+                        hold.lockName(), hold.owner(), ex);
             }
             else if (owned) {
                 hold.renewed(sentAt);
@@ -104,9 +105,8 @@ final class LeaseWatchdog implements AutoCloseable {
 
     private void releaseAbandoned(Hold hold) {
         this.holds.remove(hold);
-        this.engine.threadHolds().remove(new LockEngine.ThreadHoldKey(hold.keys().lockKey(), hold.thread()), hold);
         hold.markLost(LeaseLoss.Reason.HOLDER_THREAD_DIED);
-        this.engine.releaseQuietly(hold.keys(), hold.owner());
+        this.abandonedHoldReleaser.accept(hold);
     }
 
     @Override

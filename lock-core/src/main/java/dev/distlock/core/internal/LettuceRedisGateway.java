@@ -2,7 +2,7 @@ package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
@@ -72,11 +72,11 @@ public final class LettuceRedisGateway implements RedisGateway {
     }
 
     @Override
-    public void onMessage(Consumer<String> channelListener) {
+    public void onMessage(BiConsumer<String, String> listener) {
         this.pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                channelListener.accept(channel);
+                listener.accept(channel, message);
             }
         });
     }

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every lock of one client shares: the gateway to Redis, the lock scripts with their timeouts, the watchdog,
- * the wait rooms and the per-thread holds that make blocking acquisitions reentrant.
+ * What every lock of one client shares: the gateway to Redis with the operation timeout, the watchdog, the wait
+ * rooms, the owner-token source and the per-thread holds that make blocking acquisitions reentrant.
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -39,12 +39,9 @@ public final class LockEngine implements AutoCloseable {
 
     private final Executor completionExecutor = ForkJoinPool.commonPool();
 
-    private final String fencingArgument;
-
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
         this.options = options;
-        this.fencingArgument = options.fencing() ? Long.toString(options.fencingCounterRetention().toMillis()) : "0";
         this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
             Thread thread = new Thread(runnable, "distlock-watchdog-" + this.ownerTokens.clientId());
             thread.setDaemon(true);
@@ -52,7 +49,7 @@ public final class LockEngine implements AutoCloseable {
         });
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.waitRooms = new WaitRooms(gateway);
-        this.watchdog = new LeaseWatchdog(this, options.watchdogLease(), this.scheduler);
+        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned);
     }
 
     public LockClientOptions options() {
@@ -61,6 +58,11 @@ public final class LockEngine implements AutoCloseable {
 
     public LockKeys keys(@Nullable String name) {
         return LockKeys.of(this.options.keyPrefix(), name, this.options.maxNameLength());
+    }
+
+    /** The fencing argument of the acquire scripts: counter retention in ms, or "0" when fencing is off. */
+    String fencingArgument() {
+        return this.options.fencing() ? Long.toString(this.options.fencingCounterRetention().toMillis()) : "0";
     }
 
     String newOwner() {
@@ -83,72 +85,52 @@ public final class LockEngine implements AutoCloseable {
         return this.completionExecutor;
     }
 
-    /** One acquire round trip. Fails with the gateway's error or a timeout after the operation timeout. */
-    CompletableFuture<AttemptResult> attempt(LockKeys keys, String owner, long leaseMillis) {
-        long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.gateway.eval(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
-                new String[] { keys.lockKey(), keys.fenceKey() }, owner, Long.toString(leaseMillis),
-                this.fencingArgument);
-        return withTimeout(reply).thenApply((values) -> {
-            long status = toLong(values.get(0));
-            long value = toLong(values.get(1));
-            return (status == 1) ? new AttemptResult(new Grant(owner, value, sentAt), -1)
-                    : new AttemptResult(null, value);
-        });
+    /** Releases the hold of a thread that terminated without releasing it. */
+    private void releaseAbandoned(Hold hold) {
+        Thread thread = hold.thread();
+        if (thread != null) {
+            this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
+        }
+        hold.protocol().abandon(hold.owner());
     }
 
-    /** Owner-checked release; true when our key was deleted. Wakes local waiters at once. */
-    CompletableFuture<Boolean> release(LockKeys keys, String owner) {
-        CompletableFuture<Long> reply = this.gateway.eval(LuaScript.RELEASE, ScriptOutputType.INTEGER,
-                new String[] { keys.lockKey() }, owner, keys.channel());
-        return withTimeout(reply).thenApply((deleted) -> {
-            if (deleted == 1L) {
-                this.waitRooms.wakeUp(keys.channel());
-                return true;
-            }
-            return false;
-        });
+    /** Runs a script with the operation timeout. */
+    <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return withTimeout(this.gateway.<T>eval(script, type, keys, args));
     }
 
-    /** Owner-checked release for an outcome we do not know or no longer want; errors are only logged. */
-    void releaseQuietly(LockKeys keys, String owner) {
-        release(keys, owner).whenComplete((deleted, ex) -> {
+    CompletableFuture<Boolean> exists(String key) {
+        return withTimeout(this.gateway.exists(key));
+    }
+
+    /** Runs a clean-up step whose failure only matters as a log line: the keys involved expire with their lease. */
+    void quietly(String lockName, String owner, CompletableFuture<?> cleanup) {
+        cleanup.whenComplete((ignored, ex) -> {
             if (ex != null) {
-                logger.debug("Clean-up release of lock '{}' (owner {}) failed; the key expires with its lease",
-                        keys.name(), owner, ex);
+                logger.debug("Clean-up of lock '{}' (owner {}) failed; its keys expire with their lease", lockName,
+                        owner, ex);
             }
         });
-    }
-
-    /** Owner-checked extend ({@code leaseMillis > 0}) or ownership check ({@code 0}); true while we own the key. */
-    CompletableFuture<Boolean> renew(LockKeys keys, String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.gateway.eval(LuaScript.RENEW, ScriptOutputType.INTEGER,
-                new String[] { keys.lockKey() }, owner, Long.toString(leaseMillis));
-        return withTimeout(reply).thenApply((owned) -> owned == 1L);
-    }
-
-    CompletableFuture<Boolean> forceRelease(LockKeys keys) {
-        CompletableFuture<Long> reply = this.gateway.eval(LuaScript.FORCE_RELEASE, ScriptOutputType.INTEGER,
-                new String[] { keys.lockKey() }, keys.channel());
-        return withTimeout(reply).thenApply((deleted) -> {
-            this.waitRooms.wakeUp(keys.channel());
-            return deleted == 1L;
-        });
-    }
-
-    CompletableFuture<Boolean> exists(LockKeys keys) {
-        return withTimeout(this.gateway.exists(keys.lockKey()));
     }
 
     private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> reply) {
         return reply.orTimeout(this.options.operationTimeout().toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private static long toLong(Object value) {
+    /** Parses a script reply element that Redis sent as an integer or a string. */
+    static long toLong(Object value) {
         if (value instanceof Long number) {
             return number;
         }
         return Long.parseLong(String.valueOf(value));
+    }
+
+    /** Parses the {@code {status, value}} reply of the acquire scripts. */
+    static AttemptResult attemptResult(List<Object> reply, String owner, long sentAtNanos) {
+        long status = toLong(reply.get(0));
+        long value = toLong(reply.get(1));
+        return (status == 1) ? new AttemptResult(new Grant(owner, value, sentAtNanos), -1)
+                : new AttemptResult(null, value);
     }
 
     /** Number of holds the watchdog tracks (renewal or expiry). */
@@ -168,6 +150,6 @@ public final class LockEngine implements AutoCloseable {
         this.gateway.close();
     }
 
-    record ThreadHoldKey(String lockKey, Thread thread) {
+    record ThreadHoldKey(String holdKey, Thread thread) {
     }
 }

@@ -6,14 +6,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-/** {@link Lock} over a {@link RedisReentrantLock}, keyed on the calling thread like {@code ReentrantLock}. */
+/** {@link Lock} over a {@link ProtocolLock}, keyed on the calling thread like {@code ReentrantLock}. */
 final class LockView implements Lock {
 
     private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
-    private final RedisReentrantLock lock;
+    private final ProtocolLock lock;
 
-    LockView(RedisReentrantLock lock) {
+    LockView(ProtocolLock lock) {
         this.lock = lock;
     }
 

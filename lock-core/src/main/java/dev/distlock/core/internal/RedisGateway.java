@@ -1,7 +1,7 @@
 package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import io.lettuce.core.ScriptOutputType;
 
@@ -23,8 +23,8 @@ public interface RedisGateway extends AutoCloseable {
     /** Unsubscribes from a channel. */
     CompletableFuture<Void> unsubscribe(String channel);
 
-    /** Sets the one receiver of messages: it gets the channel name. Called once, before any subscription. */
-    void onMessage(Consumer<String> channelListener);
+    /** Sets the one receiver of messages (channel, message). Called once, before any subscription. */
+    void onMessage(BiConsumer<String, String> listener);
 
     /** Closes the connections this gateway opened; the underlying client stays open. */
     @Override

@@ -9,23 +9,39 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Where the local waiters for one lock name wait: the shared unlock subscription, a wake-up generation that makes a
  * release seen between an attempt and the sleep impossible to miss, and the {@link RacerSlot}.
+ *
+ * <p>A wake-up message is either {@link #EVERYONE} or the owner token of the one waiter it is meant for (the head of
+ * a fair queue); only that waiter is woken early.
  */
 final class WaitRoom {
+
+    /** Message that wakes every waiter of the name. */
+    static final String EVERYONE = "*";
+
+    private record Sleeper(String owner, CompletableFuture<Void> wake) {
+    }
 
     private final String channel;
 
     private final AtomicLong generation = new AtomicLong();
 
-    private final Queue<CompletableFuture<Void>> sleepers = new ConcurrentLinkedQueue<>();
+    private final Queue<Sleeper> sleepers = new ConcurrentLinkedQueue<>();
 
     private final RacerSlot racer = new RacerSlot();
 
     private volatile CompletableFuture<Void> subscribed = CompletableFuture.completedFuture(null);
 
+    private final boolean subscribes;
+
     int references;
 
-    WaitRoom(String channel) {
+    WaitRoom(String channel, boolean subscribes) {
         this.channel = channel;
+        this.subscribes = subscribes;
+    }
+
+    boolean subscribes() {
+        return this.subscribes;
     }
 
     String channel() {
@@ -50,25 +66,26 @@ final class WaitRoom {
     }
 
     /**
-     * Completes after {@code nanos}, or earlier on a wake-up, or at once if a wake-up happened since
-     * {@code seenGeneration} was read.
+     * Completes after {@code nanos}, or earlier on a wake-up for {@code owner}, or at once if any wake-up happened
+     * since {@code seenGeneration} was read.
      */
-    CompletableFuture<Void> sleep(long seenGeneration, long nanos) {
-        CompletableFuture<Void> sleeper = new CompletableFuture<>();
+    CompletableFuture<Void> sleep(long seenGeneration, long nanos, String owner) {
+        Sleeper sleeper = new Sleeper(owner, new CompletableFuture<>());
         this.sleepers.add(sleeper);
-        sleeper.whenComplete((ignored, ex) -> this.sleepers.remove(sleeper));
+        sleeper.wake().whenComplete((ignored, ex) -> this.sleepers.remove(sleeper));
         if (this.generation.get() != seenGeneration) {
-            sleeper.complete(null);
-            return sleeper;
+            sleeper.wake().complete(null);
+            return sleeper.wake();
         }
-        return sleeper.completeOnTimeout(null, nanos, TimeUnit.NANOSECONDS);
+        return sleeper.wake().completeOnTimeout(null, nanos, TimeUnit.NANOSECONDS);
     }
 
-    void wakeUp() {
+    void wakeUp(String message) {
         this.generation.incrementAndGet();
-        CompletableFuture<Void> sleeper;
-        while ((sleeper = this.sleepers.poll()) != null) {
-            sleeper.complete(null);
+        for (Sleeper sleeper : this.sleepers) {
+            if (EVERYONE.equals(message) || sleeper.owner().equals(message)) {
+                sleeper.wake().complete(null);
+            }
         }
     }
 }

@@ -25,10 +25,10 @@ final class WaitRooms {
         gateway.onMessage(this::wakeUp);
     }
 
-    WaitRoom enter(String channel) {
+    WaitRoom enter(String channel, boolean subscribe) {
         return this.rooms.compute(channel, (key, room) -> {
-            WaitRoom entered = (room != null) ? room : new WaitRoom(channel);
-            if (entered.references++ == 0) {
+            WaitRoom entered = (room != null) ? room : new WaitRoom(channel, subscribe);
+            if (entered.references++ == 0 && subscribe) {
                 entered.subscribed(this.gateway.subscribe(channel).whenComplete((ignored, ex) -> {
                     if (ex != null) {
                         logger.debug("Subscribing to {} failed; waiters fall back to their back-off", channel, ex);
@@ -44,16 +44,18 @@ final class WaitRooms {
             if (--current.references > 0) {
                 return current;
             }
-            this.gateway.unsubscribe(key);
+            if (current.subscribes()) {
+                this.gateway.unsubscribe(key);
+            }
             return null;
         });
     }
 
     /** Wakes local waiters on a channel: on a pub/sub message, and directly on a local release. */
-    void wakeUp(String channel) {
+    void wakeUp(String channel, String message) {
         WaitRoom room = this.rooms.get(channel);
         if (room != null) {
-            room.wakeUp();
+            room.wakeUp(message);
         }
     }
 

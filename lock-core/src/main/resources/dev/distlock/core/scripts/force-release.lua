@@ -3,7 +3,7 @@
 -- ARGV[1] unlock channel
 -- Returns 1 when a key was deleted, 0 when there was none.
 if redis.call('del', KEYS[1]) == 1 then
-    redis.call('publish', ARGV[1], '1')
+    redis.call('publish', ARGV[1], '*')
     return 1
 end
 return 0

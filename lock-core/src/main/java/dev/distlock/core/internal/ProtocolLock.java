@@ -20,21 +20,29 @@ import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import org.jspecify.annotations.Nullable;
 
-/** The reentrant, non-fair lock: {@link DistributedLock} over the acquire, renew and release scripts. */
-public final class RedisReentrantLock implements DistributedLock {
+/**
+ * A {@link DistributedLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
+ * lease handles, watchdog registration and release are the same for every lock kind.
+ */
+public final class ProtocolLock implements DistributedLock {
 
     private final LockEngine engine;
 
-    private final LockKeys keys;
+    private final LockProtocol protocol;
 
-    public RedisReentrantLock(LockEngine engine, String name) {
+    ProtocolLock(LockEngine engine, LockProtocol protocol) {
         this.engine = engine;
-        this.keys = engine.keys(name);
+        this.protocol = protocol;
+    }
+
+    /** The plain reentrant lock. */
+    public static ProtocolLock reentrant(LockEngine engine, String name) {
+        return new ProtocolLock(engine, new ReentrantProtocol(engine, engine.keys(name)));
     }
 
     @Override
     public String name() {
-        return this.keys.name();
+        return this.protocol.lockName();
     }
 
     @Override
@@ -81,10 +89,12 @@ public final class RedisReentrantLock implements DistributedLock {
         if (current != null) {
             return Optional.of(reenter(current));
         }
+        String context = this.protocol.prepare(thread);
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name() + "'");
         }
-        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.keys, leaseMillis, waitTime).start();
+        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, context,
+                waitTime).start();
         Grant grant;
         try {
             grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
@@ -105,7 +115,7 @@ public final class RedisReentrantLock implements DistributedLock {
             }
             throw rethrown(ex.getCause());
         }
-        Hold hold = new Hold(this.keys, grant, leaseMillis, leaseTime == null, thread);
+        Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().put(threadKey(thread), hold);
         this.engine.watchdog().watch(hold);
         return Optional.of(new DefaultLockLease(hold, this::releaseOne));
@@ -113,7 +123,7 @@ public final class RedisReentrantLock implements DistributedLock {
 
     private void abandon(CompletableFuture<Grant> result) {
         if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            this.engine.releaseQuietly(this.keys, result.join().owner());
+            this.protocol.abandon(result.join().owner());
         }
     }
 
@@ -122,7 +132,7 @@ public final class RedisReentrantLock implements DistributedLock {
             throw lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
         }
         long sentAt = System.nanoTime();
-        boolean owned = await(this.engine.renew(this.keys, hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
+        boolean owned = await(this.protocol.renew(hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
         if (!owned) {
             this.engine.watchdog().unwatch(hold);
             hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
@@ -152,12 +162,12 @@ public final class RedisReentrantLock implements DistributedLock {
         if (!hold.isValid() || !hold.markReleased()) {
             hold.markLost(LeaseLoss.Reason.EXPIRED);
             // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
-            this.engine.releaseQuietly(this.keys, hold.owner());
+            this.protocol.abandon(hold.owner());
             throw lost(hold, "it was no longer valid when released");
         }
         boolean deleted;
         try {
-            deleted = this.engine.release(this.keys, hold.owner()).join();
+            deleted = this.protocol.release(hold.owner()).join();
         }
         catch (CompletionException ex) {
             throw new LockOperationException(name(), "Releasing lock '" + name() + "' failed: " + ex.getCause()
@@ -177,7 +187,8 @@ public final class RedisReentrantLock implements DistributedLock {
     public CompletionStage<LockLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
         Durations.requireNonNegative("waitTime", waitTime);
         long leaseMillis = leaseMillis(leaseTime);
-        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.keys, leaseMillis, waitTime).start();
+        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, "", waitTime)
+            .start();
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         lease.whenComplete((ignored, ex) -> {
             if (ex instanceof CancellationException) {
@@ -189,7 +200,7 @@ public final class RedisReentrantLock implements DistributedLock {
                 lease.completeExceptionally(ex);
                 return;
             }
-            Hold hold = new Hold(this.keys, grant, leaseMillis, leaseTime == null, null);
+            Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
             LockLease granted = new DefaultLockLease(hold, this::releaseOne);
             if (!lease.complete(granted)) {
@@ -201,7 +212,7 @@ public final class RedisReentrantLock implements DistributedLock {
 
     @Override
     public boolean isLocked() {
-        return awaitUninterruptibly(this.engine.exists(this.keys));
+        return awaitUninterruptibly(this.protocol.isLocked());
     }
 
     @Override
@@ -212,7 +223,7 @@ public final class RedisReentrantLock implements DistributedLock {
 
     @Override
     public boolean forceUnlock() {
-        return awaitUninterruptibly(this.engine.forceRelease(this.keys));
+        return awaitUninterruptibly(this.protocol.forceRelease());
     }
 
     @Override
@@ -231,7 +242,7 @@ public final class RedisReentrantLock implements DistributedLock {
     }
 
     private LockEngine.ThreadHoldKey threadKey(Thread thread) {
-        return new LockEngine.ThreadHoldKey(this.keys.lockKey(), thread);
+        return new LockEngine.ThreadHoldKey(this.protocol.holdKey(), thread);
     }
 
     private long operationTimeoutNanos() {

@@ -1,0 +1,88 @@
+package dev.distlock.core.internal;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ScriptOutputType;
+
+/** The plain reentrant lock: one key holding the owner token, first come first served. */
+final class ReentrantProtocol implements LockProtocol {
+
+    private final LockEngine engine;
+
+    private final LockKeys keys;
+
+    ReentrantProtocol(LockEngine engine, LockKeys keys) {
+        this.engine = engine;
+        this.keys = keys;
+    }
+
+    @Override
+    public String lockName() {
+        return this.keys.name();
+    }
+
+    @Override
+    public String holdKey() {
+        return this.keys.lockKey();
+    }
+
+    @Override
+    public String channel() {
+        return this.keys.channel();
+    }
+
+    @Override
+    public boolean singleRacer() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context) {
+        long sentAt = System.nanoTime();
+        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
+                new String[] { this.keys.lockKey(), this.keys.fenceKey() }, owner, Long.toString(leaseMillis),
+                this.engine.fencingArgument());
+        return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
+        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RENEW, ScriptOutputType.INTEGER,
+                new String[] { this.keys.lockKey() }, owner, Long.toString(leaseMillis));
+        return reply.thenApply((owned) -> owned == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> release(String owner) {
+        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RELEASE, ScriptOutputType.INTEGER,
+                new String[] { this.keys.lockKey() }, owner, this.keys.channel());
+        return reply.thenApply((deleted) -> {
+            if (deleted == 1L) {
+                this.engine.waitRooms().wakeUp(this.keys.channel(), WaitRoom.EVERYONE);
+                return true;
+            }
+            return false;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return this.engine.exists(this.keys.lockKey());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        CompletableFuture<Long> reply = this.engine.eval(LuaScript.FORCE_RELEASE, ScriptOutputType.INTEGER,
+                new String[] { this.keys.lockKey() }, this.keys.channel());
+        return reply.thenApply((deleted) -> {
+            this.engine.waitRooms().wakeUp(this.keys.channel(), WaitRoom.EVERYONE);
+            return deleted == 1L;
+        });
+    }
+
+    @Override
+    public void abandon(String owner) {
+        this.engine.quietly(lockName(), owner, release(owner));
+    }
+}
