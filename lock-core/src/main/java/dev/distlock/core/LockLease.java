@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * One successful acquisition of a {@link DistributedLock}; closing it releases that acquisition.
@@ -24,6 +25,14 @@ public interface LockLease extends AutoCloseable {
      * newest it has seen; that keeps a paused, expired holder from overwriting a newer holder's work.
      */
     long fencingToken();
+
+    /**
+     * The fencing token of every lock this lease holds, by lock name: one entry for a single lock, one per name for
+     * a multi-lock (in acquisition order).
+     */
+    default Map<String, Long> fencingTokens() {
+        return Map.of(name(), fencingToken());
+    }
 
     /** Whether this lease is still valid and not released. No round trip. */
     boolean isHeld();

@@ -1,8 +1,15 @@
 package dev.distlock.core;
 
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+import dev.distlock.core.internal.FairProtocol;
 import dev.distlock.core.internal.LettuceRedisGateway;
 import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.ReadWriteProtocols;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 
@@ -55,6 +62,41 @@ public final class RedisLockClient implements AutoCloseable {
      */
     public DistributedLock getLock(String name) {
         return ProtocolLock.reentrant(this.engine, name);
+    }
+
+    /**
+     * The fair lock with this name: granted in arrival order across all clients, each waiter polling to keep its
+     * place; a waiter whose process died is skipped after three back-off periods. Costs one Redis call per waiter
+     * per back-off step while waiting (the reentrant lock needs one per lock name).
+     *
+     * @throws IllegalArgumentException if the name is invalid
+     */
+    public DistributedLock getFairLock(String name) {
+        return new ProtocolLock(this.engine, FairProtocol.of(this.engine, name));
+    }
+
+    /**
+     * The read/write lock with this name.
+     *
+     * @throws IllegalArgumentException if the name is invalid
+     */
+    public ReadWriteDistributedLock getReadWriteLock(String name) {
+        return ReadWriteProtocols.readWriteLock(this.engine, name);
+    }
+
+    /**
+     * One lock over several names, acquired all or nothing in a fixed order (so overlapping sets cannot deadlock).
+     * Its lease reports one fencing token per name in {@link LockLease#fencingTokens()}. Duplicate names count once.
+     *
+     * @throws IllegalArgumentException if no name is given or one is invalid
+     */
+    public DistributedLock getMultiLock(Collection<String> names) {
+        return MultiLock.of(this.engine, List.copyOf(names));
+    }
+
+    /** Varargs form of {@link #getMultiLock(Collection)}. */
+    public DistributedLock getMultiLock(String... names) {
+        return getMultiLock(Arrays.asList(names));
     }
 
     /** The options this client was created with. */

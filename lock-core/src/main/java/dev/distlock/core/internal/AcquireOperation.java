@@ -39,6 +39,8 @@ final class AcquireOperation {
 
     private final long deadlineNanos;
 
+    private final boolean willWait;
+
     private final String owner;
 
     private final CompletableFuture<Grant> result = new CompletableFuture<>();
@@ -54,12 +56,13 @@ final class AcquireOperation {
         this.context = context;
         this.waitTime = waitTime;
         this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
+        this.willWait = !waitTime.isZero();
         this.owner = engine.newOwner();
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
     CompletableFuture<Grant> start() {
-        this.protocol.attempt(this.owner, this.leaseMillis, this.context)
+        this.protocol.attempt(this.owner, this.leaseMillis, this.context, this.willWait)
             .whenComplete((reply, ex) -> onReply(reply, ex, 0L));
         return this.result;
     }
@@ -134,7 +137,7 @@ final class AcquireOperation {
             return;
         }
         long generation = this.room.generation();
-        this.protocol.attempt(this.owner, this.leaseMillis, this.context)
+        this.protocol.attempt(this.owner, this.leaseMillis, this.context, this.willWait)
             .whenComplete((reply, ex) -> onReply(reply, ex, generation));
     }
 

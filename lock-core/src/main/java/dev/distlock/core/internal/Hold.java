@@ -55,12 +55,16 @@ final class Hold {
         this.grant = grant;
         this.leaseMillis = leaseMillis;
         this.leaseNanos = Duration.ofMillis(leaseMillis).toNanos();
-        // Same margin as the Redis RedLock algorithm: clocks of client and server drift, expiry is not instantaneous.
-        this.driftNanos = this.leaseNanos / 100 + Duration.ofMillis(2).toNanos();
+        this.driftNanos = driftNanos(leaseMillis);
         this.watchdog = watchdog;
         this.thread = thread;
         this.lastRenewalSentNanos = grant.sentAtNanos();
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
+    }
+
+    /** Same margin as the Redis RedLock algorithm: clocks drift, and key expiry is not instantaneous. */
+    static long driftNanos(long leaseMillis) {
+        return Duration.ofMillis(leaseMillis).toNanos() / 100 + Duration.ofMillis(2).toNanos();
     }
 
     LockProtocol protocol() {

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
  * quorum lock. {@link ProtocolLock}, {@link AcquireOperation}, {@link Hold} and the {@link LeaseWatchdog} are the
  * same for every kind; only the protocol differs. Every step is one round trip per node and is owner-checked.
  */
-interface LockProtocol {
+public interface LockProtocol {
 
     /** The user's lock name. */
     String lockName();
@@ -35,8 +35,11 @@ interface LockProtocol {
         return "";
     }
 
-    /** One acquire attempt for {@code owner}. */
-    CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context);
+    /**
+     * One acquire attempt for {@code owner}. {@code willWait} tells queued protocols to keep the caller's place when
+     * refused; a single attempt never joins a queue.
+     */
+    CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context, boolean willWait);
 
     /** Extends ({@code leaseMillis > 0}) or only confirms ({@code 0}) the hold of {@code owner}; true while owned. */
     CompletableFuture<Boolean> renew(String owner, long leaseMillis);

@@ -6,15 +6,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-/** {@link Lock} over a {@link ProtocolLock}, keyed on the calling thread like {@code ReentrantLock}. */
+import dev.distlock.core.DistributedLock;
+
+/**
+ * {@link Lock} over a thread-reentrant {@link DistributedLock}, keyed on the calling thread like
+ * {@code ReentrantLock}: {@code unlock()} releases the calling thread's innermost acquisition.
+ */
 final class LockView implements Lock {
 
     private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
-    private final ProtocolLock lock;
+    private final DistributedLock lock;
 
-    LockView(ProtocolLock lock) {
+    private final Runnable unlockCurrentThread;
+
+    LockView(DistributedLock lock, Runnable unlockCurrentThread) {
         this.lock = lock;
+        this.unlockCurrentThread = unlockCurrentThread;
     }
 
     @Override
@@ -56,12 +64,7 @@ final class LockView implements Lock {
 
     @Override
     public void unlock() {
-        Hold hold = this.lock.currentThreadHold();
-        if (hold == null) {
-            throw new IllegalMonitorStateException("Lock '" + this.lock.name() + "' is not held by thread "
-                    + Thread.currentThread().getName());
-        }
-        this.lock.releaseOne(hold);
+        this.unlockCurrentThread.run();
     }
 
     @Override

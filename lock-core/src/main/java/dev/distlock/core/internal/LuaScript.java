@@ -26,8 +26,30 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript FORCE_RELEASE = load("force-release");
 
+    public static final LuaScript FAIR_ACQUIRE = load("fair-acquire");
+
+    public static final LuaScript FAIR_RELEASE = load("fair-release");
+
+    public static final LuaScript FAIR_LEAVE = load("fair-leave");
+
+    public static final LuaScript FAIR_FORCE_RELEASE = load("fair-force-release");
+
+    public static final LuaScript READ_ACQUIRE = load("read-acquire");
+
+    public static final LuaScript READ_RENEW = load("read-renew");
+
+    public static final LuaScript READ_RELEASE = load("read-release");
+
+    public static final LuaScript WRITE_ACQUIRE = load("write-acquire");
+
+    public static final LuaScript WRITE_LEAVE = load("write-leave");
+
+    public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
+
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE);
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
+            FAIR_RELEASE, FAIR_LEAVE, FAIR_FORCE_RELEASE, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
+            WRITE_LEAVE, RW_FORCE_RELEASE);
 
     static LuaScript load(String name) {
         String path = "/dev/distlock/core/scripts/" + name + ".lua";

@@ -30,7 +30,7 @@ public final class ProtocolLock implements DistributedLock {
 
     private final LockProtocol protocol;
 
-    ProtocolLock(LockEngine engine, LockProtocol protocol) {
+    public ProtocolLock(LockEngine engine, LockProtocol protocol) {
         this.engine = engine;
         this.protocol = protocol;
     }
@@ -228,12 +228,21 @@ public final class ProtocolLock implements DistributedLock {
 
     @Override
     public Lock asLock() {
-        return new LockView(this);
+        return new LockView(this, this::unlockCurrentThread);
     }
 
-    /** The hold of the current thread, or null. */
-    @Nullable Hold currentThreadHold() {
-        return this.engine.threadHolds().get(threadKey(Thread.currentThread()));
+    /**
+     * Releases the current thread's innermost acquisition.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold this lock
+     */
+    void unlockCurrentThread() {
+        Hold hold = this.engine.threadHolds().get(threadKey(Thread.currentThread()));
+        if (hold == null) {
+            throw new IllegalMonitorStateException("Lock '" + name() + "' is not held by thread "
+                    + Thread.currentThread().getName());
+        }
+        releaseOne(hold);
     }
 
     private long leaseMillis(@Nullable Duration leaseTime) {

@@ -38,7 +38,8 @@ final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context) {
+    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
+            boolean willWait) {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
                 new String[] { this.keys.lockKey(), this.keys.fenceKey() }, owner, Long.toString(leaseMillis),

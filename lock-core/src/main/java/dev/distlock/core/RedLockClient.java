@@ -1,0 +1,105 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.LettuceRedisGateway;
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.RedLocks;
+import dev.distlock.core.internal.RedisGateway;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+
+/**
+ * Locks over N independent Redis masters with the Redis distributed-lock algorithm (RedLock): a lock is granted when
+ * a majority (N/2+1) granted it within a validity of lease minus elapsed time (measured on the monotonic clock from
+ * before the first request) minus drift (lease/100 + 2 ms). Requests go to all nodes in parallel with a short
+ * per-node timeout; a failed attempt is released on every node and retried after a random delay. The watchdog renews
+ * on all nodes and declares the lease LOST when a majority refuses.
+ *
+ * <p><b>What it does not guarantee.</b> Its safety rests on timing assumptions: bounded process pauses, bounded
+ * network delay and clocks that advance at the same rate. A node restarted without persistence forgets its grants
+ * and can grant the lock again (run nodes with persistence or delay their restart by a lease). The fencing token is
+ * the largest of the granting nodes' tokens: it increases in normal operation, but without consensus it is not
+ * strictly monotonic under node restarts or clock jumps. Where correctness depends on exclusion, have the protected
+ * resource check fencing tokens or use a consensus system.
+ *
+ * <p>Locks are reentrant per thread like {@link DistributedLock}. Waiters retry after a random back-off (no pub/sub
+ * across independent nodes). All nodes must be reachable when the client is created; afterwards any minority may fail.
+ */
+public final class RedLockClient implements AutoCloseable {
+
+    /** Default timeout of one node's reply: short against the lease, as the algorithm asks. */
+    public static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofMillis(200);
+
+    private final LockEngine engine;
+
+    private final List<RedisGateway> nodes;
+
+    private final Duration nodeTimeout;
+
+    private RedLockClient(LockEngine engine, List<RedisGateway> nodes, Duration nodeTimeout) {
+        this.engine = engine;
+        this.nodes = nodes;
+        this.nodeTimeout = nodeTimeout;
+    }
+
+    /**
+     * A RedLock client over independent masters (not replicas of each other).
+     *
+     * @param masters at least 3 Lettuce clients, one per master
+     * @param options key prefix, leases, back-off; {@code operationTimeout} bounds local bookkeeping only
+     * @param nodeTimeout how long to wait for one node's reply
+     * @throws IllegalArgumentException with fewer than 3 masters
+     * @throws IllegalStateException if a master cannot be reached
+     */
+    public static RedLockClient create(List<RedisClient> masters, LockClientOptions options, Duration nodeTimeout) {
+        if (masters.size() < 3) {
+            throw new IllegalArgumentException("RedLock needs at least 3 independent masters, got " + masters.size()
+                    + "; for one Redis deployment use RedisLockClient");
+        }
+        Durations.requirePositive("nodeTimeout", nodeTimeout);
+        List<RedisGateway> gateways = new ArrayList<>(masters.size());
+        try {
+            for (RedisClient master : masters) {
+                gateways.add(new LettuceRedisGateway(master));
+            }
+        }
+        catch (RedisException ex) {
+            gateways.forEach(RedisGateway::close);
+            throw new IllegalStateException("Could not connect to every RedLock master: " + ex.getMessage(), ex);
+        }
+        // The engine runs the watchdog and wait bookkeeping; it borrows the first node's gateway and closes it.
+        return new RedLockClient(new LockEngine(gateways.get(0), options), List.copyOf(gateways), nodeTimeout);
+    }
+
+    /**
+     * The RedLock with this name.
+     *
+     * @throws IllegalArgumentException if the name is invalid
+     */
+    public DistributedLock getLock(String name) {
+        return new ProtocolLock(this.engine, RedLocks.protocol(this.engine, this.nodes, name, this.nodeTimeout));
+    }
+
+    /** Number of masters. */
+    public int size() {
+        return this.nodes.size();
+    }
+
+    /** Number of leases the watchdog tracks. */
+    public int activeLeaseCount() {
+        return this.engine.watchedHolds();
+    }
+
+    @Override
+    public void close() {
+        this.engine.close();
+        for (int i = 1; i < this.nodes.size(); i++) {
+            this.nodes.get(i).close();
+        }
+    }
+}

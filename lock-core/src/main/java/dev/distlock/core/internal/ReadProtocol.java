@@ -1,0 +1,92 @@
+package dev.distlock.core.internal;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * The read side of a read/write lock: shared, each read hold with its own lease in a sorted set, refused while a
+ * writer holds the lock or waits for it. The thread that holds the write lock may take read holds (downgrade).
+ */
+final class ReadProtocol implements LockProtocol {
+
+    private final LockEngine engine;
+
+    private final ReadWriteKeys keys;
+
+    ReadProtocol(LockEngine engine, ReadWriteKeys keys) {
+        this.engine = engine;
+        this.keys = keys;
+    }
+
+    @Override
+    public String lockName() {
+        return this.keys.names().name();
+    }
+
+    @Override
+    public String holdKey() {
+        return this.keys.readHoldKey();
+    }
+
+    @Override
+    public String channel() {
+        return this.keys.names().channel();
+    }
+
+    @Override
+    public boolean singleRacer() {
+        return true;
+    }
+
+    @Override
+    public String prepare(Thread thread) {
+        Hold writeHold = this.engine.threadHolds()
+            .get(new LockEngine.ThreadHoldKey(this.keys.writeHoldKey(), thread));
+        return (writeHold != null && writeHold.isValid()) ? writeHold.owner() : "";
+    }
+
+    @Override
+    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
+            boolean willWait) {
+        long sentAt = System.nanoTime();
+        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.READ_ACQUIRE, ScriptOutputType.MULTI,
+                new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.waitingWritersKey(),
+                        this.keys.names().fenceKey() },
+                owner, Long.toString(leaseMillis), this.engine.fencingArgument(), context);
+        return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
+        CompletableFuture<Long> reply = this.engine.eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
+                new String[] { this.keys.readersKey() }, owner, Long.toString(leaseMillis));
+        return reply.thenApply((owned) -> owned == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> release(String owner) {
+        CompletableFuture<Long> reply = this.engine.eval(LuaScript.READ_RELEASE, ScriptOutputType.INTEGER,
+                new String[] { this.keys.readersKey() }, owner, channel());
+        return reply.thenApply((removed) -> {
+            this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
+            return removed == 1L;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return ReadWriteProtocols.isLocked(this.engine, this.keys);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        return ReadWriteProtocols.forceRelease(this.engine, this.keys);
+    }
+
+    @Override
+    public void abandon(String owner) {
+        this.engine.quietly(lockName(), owner, release(owner));
+    }
+}

@@ -1,0 +1,51 @@
+package dev.distlock.core.internal;
+
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.DistributedLock;
+import dev.distlock.core.ReadWriteDistributedLock;
+import io.lettuce.core.ScriptOutputType;
+
+/** Builds read/write locks and holds what their two sides share. */
+public final class ReadWriteProtocols {
+
+    private ReadWriteProtocols() {
+    }
+
+    /** The read/write lock with this name. */
+    public static ReadWriteDistributedLock readWriteLock(LockEngine engine, String name) {
+        ReadWriteKeys keys = ReadWriteKeys.of(engine.keys(name));
+        DistributedLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys));
+        DistributedLock write = new ProtocolLock(engine, new WriteProtocol(engine, keys));
+        return new ReadWriteDistributedLock() {
+            @Override
+            public String name() {
+                return keys.names().name();
+            }
+
+            @Override
+            public DistributedLock readLock() {
+                return read;
+            }
+
+            @Override
+            public DistributedLock writeLock() {
+                return write;
+            }
+        };
+    }
+
+    static CompletableFuture<Boolean> isLocked(LockEngine engine, ReadWriteKeys keys) {
+        return engine.exists(keys.writeKey())
+            .thenCombine(engine.exists(keys.readersKey()), (writer, readers) -> writer || readers);
+    }
+
+    static CompletableFuture<Boolean> forceRelease(LockEngine engine, ReadWriteKeys keys) {
+        CompletableFuture<Long> reply = engine.eval(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER,
+                new String[] { keys.writeKey(), keys.readersKey() }, keys.names().channel());
+        return reply.thenApply((deleted) -> {
+            engine.waitRooms().wakeUp(keys.names().channel(), WaitRoom.EVERYONE);
+            return deleted > 0;
+        });
+    }
+}

@@ -1,0 +1,58 @@
+package dev.distlock.core;
+
+import java.util.List;
+import java.util.function.BiFunction;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Runs the lock contract for a lock kind of {@link RedisLockClient} against one real redis-server. */
+abstract class SingleServerContract extends LockContractTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisLockClient first;
+
+    private RedisLockClient second;
+
+    private RedisCommands<String, String> raw;
+
+    /** How this kind's lock is obtained from a client. */
+    protected abstract BiFunction<RedisLockClient, String, DistributedLock> kind();
+
+    @BeforeEach
+    void startClients() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.first = this.clients.create();
+        this.second = this.clients.create();
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void stopClients() throws Exception {
+        this.clients.close();
+    }
+
+    @Override
+    protected DistributedLock firstClientLock(String name) {
+        return kind().apply(this.first, name);
+    }
+
+    @Override
+    protected DistributedLock secondClientLock(String name) {
+        return kind().apply(this.second, name);
+    }
+
+    @Override
+    protected void deleteLockState(String name) {
+        List<String> keys = this.raw.keys("lock:{" + name + "}*");
+        keys.stream().filter((key) -> !key.endsWith(":fence")).forEach(this.raw::del);
+    }
+}
