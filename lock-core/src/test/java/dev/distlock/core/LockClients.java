@@ -45,14 +45,14 @@ final class LockClients implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        Exception failure = null;
+    public void close() {
+        RuntimeException failure = null;
         while (!this.resources.isEmpty()) {
             try {
                 this.resources.pop().close();
             }
             catch (Exception ex) {
-                failure = (failure == null) ? ex : failure;
+                failure = (failure == null) ? new IllegalStateException("Closing test clients failed", ex) : failure;
             }
         }
         if (failure != null) {

@@ -1,0 +1,99 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MultiLockTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisLockClient first;
+
+    private RedisLockClient second;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.first = this.clients.create();
+        this.second = this.clients.create();
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        this.clients.close();
+    }
+
+    @Test
+    void overlappingSetsInOppositeOrderNeverDeadlock() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        AtomicInteger sections = new AtomicInteger();
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                DistributedLock lock = (t % 2 == 0) ? this.first.getMultiLock("a", "b")
+                        : this.second.getMultiLock("b", "a");
+                workers.add(pool.submit(() -> {
+                    for (int i = 0; i < 10_000 && System.nanoTime() < until; i++) {
+                        try (LockLease lease = lock.acquire(Duration.ofSeconds(5))) {
+                            sections.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> worker : workers) {
+                worker.get(30, TimeUnit.SECONDS);
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
+        assertThat(sections.get()).isGreaterThan(20);
+    }
+
+    @Test
+    void partialFailureReleasesWhatWasTaken() throws Exception {
+        try (LockLease b = this.second.getLock("b").acquire(Duration.ZERO)) {
+            assertThat(this.first.getMultiLock("a", "b", "c").tryAcquire(Duration.ofMillis(200))).isEmpty();
+            assertThat(this.raw.exists("lock:{a}", "lock:{c}")).isZero();
+        }
+    }
+
+    @Test
+    void oneFencingTokenPerNameAcrossClusterSlots() throws Exception {
+        List<String> names = List.of("order:1", "order:2", "customer:7");
+        List<Integer> slots = names.stream().map((name) -> SlotHash.getSlot("lock:{" + name + "}")).distinct()
+            .toList();
+        assertThat(slots).as("the names hash to different Redis Cluster slots").hasSize(3);
+        try (LockLease lease = this.first.getMultiLock(names).acquire(Duration.ZERO)) {
+            assertThat(lease.fencingTokens()).containsOnlyKeys(names);
+            assertThat(lease.fencingTokens().values()).allMatch((token) -> token > 0);
+            assertThat(lease.isHeld()).isTrue();
+        }
+        assertThat(this.raw.exists("lock:{order:1}", "lock:{order:2}", "lock:{customer:7}")).isZero();
+    }
+}

@@ -1,0 +1,179 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class ReadWriteLockTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisLockClient first;
+
+    private RedisLockClient second;
+
+    private RedisCommands<String, String> raw;
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.first = this.clients.create();
+        this.second = this.clients.create();
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        this.pool.shutdownNow();
+        assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        this.clients.close();
+    }
+
+    @Test
+    void readersShareAndWritersExcludeEveryone() throws Exception {
+        record Section(long start, long end, boolean write) {
+        }
+        ConcurrentLinkedQueue<Section> sections = new ConcurrentLinkedQueue<>();
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            boolean writer = t < 2;
+            RedisLockClient client = (t % 2 == 0) ? this.first : this.second;
+            workers.add(this.pool.submit(() -> {
+                ReadWriteDistributedLock lock = client.getReadWriteLock("rw");
+                DistributedLock side = writer ? lock.writeLock() : lock.readLock();
+                for (int i = 0; i < 10_000 && System.nanoTime() < until; i++) {
+                    try (LockLease lease = side.acquire(Duration.ofSeconds(10))) {
+                        long start = System.nanoTime();
+                        Thread.sleep(writer ? 2 : 5);
+                        sections.add(new Section(start, System.nanoTime(), writer));
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+        List<Section> all = new ArrayList<>(sections);
+        List<Section> writes = all.stream().filter(Section::write).toList();
+        assertThat(writes).isNotEmpty();
+        for (Section write : writes) {
+            assertThat(all).filteredOn((other) -> other != write && other.start() < write.end()
+                    && write.start() < other.end()).as("sections overlapping write %s", write).isEmpty();
+        }
+        boolean readersOverlapped = all.stream().filter((s) -> !s.write()).anyMatch((a) -> all.stream()
+            .anyMatch((b) -> b != a && !b.write() && b.start() < a.end() && a.start() < b.end()));
+        assertThat(readersOverlapped).as("readers shared the lock at least once").isTrue();
+    }
+
+    @Test
+    void deadReadersShareIsFreedWithinItsLease() throws Exception {
+        RedisLockClient doomed = this.clients.create();
+        doomed.getReadWriteLock("rw").readLock().acquire(Duration.ZERO, Duration.ofMillis(800));
+        try (LockLease otherReader = this.first.getReadWriteLock("rw").readLock().acquire(Duration.ZERO)) {
+            doomed.close();
+            long started = System.nanoTime();
+            otherReader.close();
+            try (LockLease write = this.second.getReadWriteLock("rw").writeLock().acquire(Duration.ofSeconds(5))) {
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                assertThat(millis).isLessThan(800 + 1200);
+            }
+        }
+    }
+
+    @Test
+    void writerMayDowngradeToARead() throws Exception {
+        ReadWriteDistributedLock lock = this.first.getReadWriteLock("rw");
+        LockLease write = lock.writeLock().acquire(Duration.ZERO);
+        LockLease read = lock.readLock().acquire(Duration.ZERO);
+        write.close();
+        assertThat(this.second.getReadWriteLock("rw").readLock().tryAcquire()).hasValueSatisfying(LockLease::close);
+        assertThat(this.second.getReadWriteLock("rw").writeLock().tryAcquire()).isEmpty();
+        read.close();
+        assertThat(this.second.getReadWriteLock("rw").writeLock().tryAcquire()).hasValueSatisfying(LockLease::close);
+    }
+
+    @Test
+    void upgradeFromReadToWriteFailsClearly() throws Exception {
+        ReadWriteDistributedLock lock = this.first.getReadWriteLock("rw");
+        try (LockLease read = lock.readLock().acquire(Duration.ZERO)) {
+            assertThatIllegalStateException().isThrownBy(() -> lock.writeLock().acquire(Duration.ofSeconds(5)))
+                .withMessageContaining("upgrading would deadlock");
+        }
+    }
+
+    @Test
+    void writerIsNotStarvedByAContinuousStreamOfReaders() throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+        CountDownLatch readersRunning = new CountDownLatch(4);
+        for (int t = 0; t < 4; t++) {
+            RedisLockClient client = (t % 2 == 0) ? this.first : this.second;
+            this.pool.submit(() -> {
+                DistributedLock read = client.getReadWriteLock("rw").readLock();
+                readersRunning.countDown();
+                for (int i = 0; i < 10_000 && System.nanoTime() < until; i++) {
+                    // Overlapping reads: there is never a moment without a reader unless writers get preference.
+                    try (LockLease lease = read.acquire(Duration.ofSeconds(10))) {
+                        Thread.sleep(30);
+                    }
+                }
+                return null;
+            });
+        }
+        assertThat(readersRunning.await(5, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(200);
+        long started = System.nanoTime();
+        try (LockLease write = this.clients.create().getReadWriteLock("rw").writeLock()
+            .acquire(Duration.ofSeconds(3))) {
+            System.out.println("Writer among 4 continuous readers acquired after "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+        }
+    }
+
+    @Test
+    void releasingTheWriteLockWakesEveryWaitingReader() throws Exception {
+        LockLease write = this.first.getReadWriteLock("rw").writeLock().acquire(Duration.ZERO);
+        List<Future<Long>> readers = new ArrayList<>();
+        CountDownLatch allIn = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            RedisLockClient client = this.clients.create();
+            readers.add(this.pool.submit(() -> {
+                try (LockLease read = client.getReadWriteLock("rw").readLock().acquire(Duration.ofSeconds(10))) {
+                    long at = System.nanoTime();
+                    allIn.countDown();
+                    assertThat(allIn.await(5, TimeUnit.SECONDS)).as("readers hold together").isTrue();
+                    return at;
+                }
+            }));
+        }
+        Thread.sleep(300);
+        long released = System.nanoTime();
+        write.close();
+        for (Future<Long> reader : readers) {
+            assertThat(TimeUnit.NANOSECONDS.toMillis(reader.get(10, TimeUnit.SECONDS) - released)).isLessThan(500);
+        }
+    }
+}
