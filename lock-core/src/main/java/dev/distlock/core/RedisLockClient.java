@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 
 import dev.distlock.core.internal.FairProtocol;
+import dev.distlock.core.internal.LettuceClusterGateway;
 import dev.distlock.core.internal.LettuceRedisGateway;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.MultiLock;
@@ -12,10 +13,14 @@ import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.ReadWriteProtocols;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
  * The entry point: hands out {@link DistributedLock}s by name over one Redis deployment. One per application is the
  * intended use; it is thread-safe and cheap to share.
+ *
+ * <p>Standalone and Sentinel deployments are reached through a {@link RedisClient} (a Sentinel {@code RedisURI} lets
+ * Lettuce follow failovers), Redis Cluster through a {@link RedisClusterClient}.
  *
  * <p>It opens one command connection and one pub/sub connection on the given Lettuce client when created (so a wrong
  * address or password fails here, not at the first lock), runs one watchdog thread that renews all leases in batches,
@@ -50,6 +55,25 @@ public final class RedisLockClient implements AutoCloseable {
         catch (RedisException ex) {
             throw new IllegalStateException("Could not connect to Redis for distributed locks: " + ex.getMessage()
                     + ". Check the Redis address, password/ACL user and that the server is running.", ex);
+        }
+        return new RedisLockClient(new LockEngine(gateway, options));
+    }
+
+    /**
+     * A client over a Redis Cluster. Every key of one lock shares a hash tag, so each script runs on one slot; a
+     * multi-lock spans slots by taking its names one by one. Scripts missing on a node after failover are reloaded
+     * transparently.
+     *
+     * @throws IllegalStateException if the cluster cannot be reached or refuses the credentials
+     */
+    public static RedisLockClient create(RedisClusterClient clusterClient, LockClientOptions options) {
+        LettuceClusterGateway gateway;
+        try {
+            gateway = new LettuceClusterGateway(clusterClient);
+        }
+        catch (RedisException ex) {
+            throw new IllegalStateException("Could not connect to the Redis Cluster for distributed locks: "
+                    + ex.getMessage() + ". Check the seed node addresses, password/ACL user and cluster state.", ex);
         }
         return new RedisLockClient(new LockEngine(gateway, options));
     }
