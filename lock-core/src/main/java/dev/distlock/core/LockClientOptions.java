@@ -19,9 +19,14 @@ import dev.distlock.core.internal.Durations;
  * @param maxNameLength longest lock name accepted, in characters
  * @param fencing whether acquisitions mint fencing tokens (a companion counter key per lock); when off,
  * {@link LockLease#fencingToken()} is always 0 and no counter key is written
+ * @param replicaAcks how many replicas must acknowledge a grant ({@code WAIT}) before it counts; 0 (default) skips the
+ * check. Narrows, but does not close, the window in which a failover loses a grant
+ * @param replicaAckTimeout how long to wait for those acknowledgements
+ * @param replicaAckPolicy what to do when too few replicas acknowledged in time
  */
 public record LockClientOptions(String keyPrefix, Duration watchdogLease, Duration operationTimeout,
-        Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength, boolean fencing) {
+        Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength, boolean fencing, int replicaAcks,
+        Duration replicaAckTimeout, ReplicaAckPolicy replicaAckPolicy) {
 
     /** Default prefix of lock keys. */
     public static final String DEFAULT_KEY_PREFIX = "lock:";
@@ -46,11 +51,17 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         if (maxNameLength < 1) {
             throw new IllegalArgumentException("maxNameLength must be at least 1, was " + maxNameLength);
         }
+        if (replicaAcks < 0) {
+            throw new IllegalArgumentException("replicaAcks must not be negative, was " + replicaAcks
+                    + " (0 turns replica acknowledgement off)");
+        }
+        Durations.requirePositive("replicaAckTimeout", replicaAckTimeout);
+        Objects.requireNonNull(replicaAckPolicy, "replicaAckPolicy must not be null");
     }
 
     /**
      * Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, fencing on with a
-     * counter kept 1 day, names up to 1024 characters.
+     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement.
      */
     public static LockClientOptions defaults() {
         return builder().build();
@@ -76,6 +87,12 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         private int maxNameLength = 1024;
 
         private boolean fencing = true;
+
+        private int replicaAcks;
+
+        private Duration replicaAckTimeout = Duration.ofMillis(100);
+
+        private ReplicaAckPolicy replicaAckPolicy = ReplicaAckPolicy.FAIL;
 
         private Builder() {
         }
@@ -115,9 +132,18 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
             return this;
         }
 
+        /** Require {@code count} replica acknowledgements within {@code timeout}, else apply {@code policy}. */
+        public Builder replicaAcks(int count, Duration timeout, ReplicaAckPolicy policy) {
+            this.replicaAcks = count;
+            this.replicaAckTimeout = timeout;
+            this.replicaAckPolicy = policy;
+            return this;
+        }
+
         public LockClientOptions build() {
             return new LockClientOptions(this.keyPrefix, this.watchdogLease, this.operationTimeout, this.maxBackoff,
-                    this.fencingCounterRetention, this.maxNameLength, this.fencing);
+                    this.fencingCounterRetention, this.maxNameLength, this.fencing, this.replicaAcks,
+                    this.replicaAckTimeout, this.replicaAckPolicy);
         }
     }
 }

@@ -50,7 +50,7 @@ public final class RedisLockClient implements AutoCloseable {
     public static RedisLockClient create(RedisClient redisClient, LockClientOptions options) {
         LettuceRedisGateway gateway;
         try {
-            gateway = new LettuceRedisGateway(redisClient);
+            gateway = new LettuceRedisGateway(redisClient, options.replicaAcks() > 0);
         }
         catch (RedisException ex) {
             throw new IllegalStateException("Could not connect to Redis for distributed locks: " + ex.getMessage()
@@ -67,6 +67,9 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws IllegalStateException if the cluster cannot be reached or refuses the credentials
      */
     public static RedisLockClient create(RedisClusterClient clusterClient, LockClientOptions options) {
+        if (options.replicaAcks() > 0) {
+            throw new IllegalArgumentException("replicaAcks is not supported on Redis Cluster yet; set it to 0");
+        }
         LettuceClusterGateway gateway;
         try {
             gateway = new LettuceClusterGateway(clusterClient);

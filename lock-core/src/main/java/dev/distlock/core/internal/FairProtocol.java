@@ -62,7 +62,7 @@ public final class FairProtocol implements LockProtocol {
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.FAIR_ACQUIRE, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.FAIR_ACQUIRE, lockName(),
                 new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.queueKey, this.waitersKey }, owner,
                 Long.toString(leaseMillis), this.engine.fencingArgument(), Long.toString(waiterTimeoutMillis()),
                 willWait ? "1" : "0", this.keys.channel());

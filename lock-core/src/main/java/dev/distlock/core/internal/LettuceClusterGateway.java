@@ -47,6 +47,13 @@ public final class LettuceClusterGateway implements RedisGateway {
                 : CompletableFuture.failedFuture(ex));
     }
 
+    @Override
+    public <T> CompletableFuture<Acknowledged<T>> evalAcknowledged(LuaScript script, ScriptOutputType type,
+            String[] keys, int replicas, long timeoutMillis, String... args) {
+        throw new UnsupportedOperationException("Replica acknowledgement (WAIT) is not supported on Redis Cluster "
+                + "by this client yet; set replicaAcks to 0");
+    }
+
     private static boolean isNoScript(Throwable ex) {
         Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
         return cause instanceof RedisNoScriptException

@@ -12,6 +12,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link RedisGateway} over a Lettuce {@link RedisClient} (standalone, or Sentinel through a Sentinel
@@ -26,15 +27,32 @@ public final class LettuceRedisGateway implements RedisGateway {
 
     private final StatefulRedisPubSubConnection<String, String> pubSub;
 
+    private final @Nullable StatefulRedisConnection<String, String> ackConnection;
+
+    /** A gateway without replica acknowledgement. */
     public LettuceRedisGateway(RedisClient client) {
+        this(client, false);
+    }
+
+    /**
+     * @param client the Lettuce client to open connections on
+     * @param replicaAcks whether to open the dedicated connection for acquire + {@code WAIT}
+     */
+    public LettuceRedisGateway(RedisClient client, boolean replicaAcks) {
         this.connection = client.connect(StringCodec.UTF8);
+        StatefulRedisPubSubConnection<String, String> pubSubConnection = null;
         try {
-            this.pubSub = client.connectPubSub(StringCodec.UTF8);
+            pubSubConnection = client.connectPubSub(StringCodec.UTF8);
+            this.ackConnection = replicaAcks ? client.connect(StringCodec.UTF8) : null;
         }
         catch (RuntimeException ex) {
+            if (pubSubConnection != null) {
+                pubSubConnection.close();
+            }
             this.connection.close();
             throw ex;
         }
+        this.pubSub = pubSubConnection;
         this.commands = this.connection.async();
         // Warm the script cache so the first lock operations need no NOSCRIPT retry; failures are harmless.
         for (LuaScript script : LuaScript.ALL) {
@@ -48,6 +66,21 @@ public final class LettuceRedisGateway implements RedisGateway {
         return bySha.exceptionallyCompose((ex) -> isNoScript(ex)
                 ? this.commands.<T>eval(script.body(), type, keys, args).toCompletableFuture()
                 : CompletableFuture.failedFuture(ex));
+    }
+
+    @Override
+    public <T> CompletableFuture<Acknowledged<T>> evalAcknowledged(LuaScript script, ScriptOutputType type,
+            String[] keys, int replicas, long timeoutMillis, String... args) {
+        if (this.ackConnection == null) {
+            throw new IllegalStateException("Replica acknowledgement was not enabled when this gateway was created");
+        }
+        RedisAsyncCommands<String, String> ack = this.ackConnection.async();
+        CompletableFuture<T> bySha = ack.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture();
+        return bySha.exceptionallyCompose((ex) -> isNoScript(ex)
+                ? ack.<T>eval(script.body(), type, keys, args).toCompletableFuture()
+                : CompletableFuture.failedFuture(ex))
+            .thenCompose((reply) -> ack.waitForReplication(replicas, timeoutMillis).toCompletableFuture()
+                .thenApply((acks) -> new Acknowledged<>(reply, acks)));
     }
 
     private static boolean isNoScript(Throwable ex) {
@@ -85,6 +118,9 @@ public final class LettuceRedisGateway implements RedisGateway {
     public void close() {
         try {
             this.pubSub.close();
+            if (this.ackConnection != null) {
+                this.ackConnection.close();
+            }
         }
         finally {
             this.connection.close();

@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.ReplicaAckPolicy;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -97,6 +98,33 @@ public final class LockEngine implements AutoCloseable {
     /** Runs a script with the operation timeout. */
     <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         return withTimeout(this.gateway.<T>eval(script, type, keys, args));
+    }
+
+    /**
+     * Runs an acquire script (reply {@code {status, value}}). With replica acknowledgement on, a grant that fewer
+     * than the required replicas acknowledged is failed with {@link ReplicaAckException} (the caller then abandons,
+     * that is releases, it) or kept with a warning, per the configured policy.
+     */
+    CompletableFuture<List<Object>> evalAcquire(LuaScript script, String lockName, String[] keys, String... args) {
+        int required = this.options.replicaAcks();
+        if (required == 0) {
+            return eval(script, ScriptOutputType.MULTI, keys, args);
+        }
+        CompletableFuture<RedisGateway.Acknowledged<List<Object>>> reply = this.gateway.evalAcknowledged(script,
+                ScriptOutputType.MULTI, keys, required, this.options.replicaAckTimeout().toMillis(), args);
+        return withTimeout(reply.thenApply((acknowledged) -> {
+            List<Object> values = acknowledged.reply();
+            if (toLong(values.get(0)) == 1 && acknowledged.replicas() < required) {
+                String message = "Lock '" + lockName + "' was granted but only " + acknowledged.replicas() + " of "
+                        + required + " required replicas acknowledged it within "
+                        + this.options.replicaAckTimeout() + "; a failover now could hand it to someone else";
+                if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
+                    throw new ReplicaAckException(lockName, message + ". The grant is being released.");
+                }
+                logger.warn(message);
+            }
+            return values;
+        }));
     }
 
     CompletableFuture<Boolean> exists(String key) {

@@ -51,7 +51,7 @@ final class ReadProtocol implements LockProtocol {
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.READ_ACQUIRE, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
                 new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.waitingWritersKey(),
                         this.keys.names().fenceKey() },
                 owner, Long.toString(leaseMillis), this.engine.fencingArgument(), context);

@@ -14,6 +14,27 @@ public interface RedisGateway extends AutoCloseable {
     /** Runs a script by {@code EVALSHA}, falling back to {@code EVAL} (which caches it again) on {@code NOSCRIPT}. */
     <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args);
 
+    /**
+     * Runs a script like {@link #eval} on a connection of its own and then {@code WAIT}s for {@code replicas}
+     * replicas to acknowledge it, at most {@code timeoutMillis}. {@code WAIT} counts the writes of the connection it
+     * runs on, which is why both share a dedicated connection.
+     *
+     * @return the script's reply and the number of replicas that acknowledged
+     * @throws UnsupportedOperationException if this topology has no replica acknowledgement (Redis Cluster)
+     */
+    <T> CompletableFuture<Acknowledged<T>> evalAcknowledged(LuaScript script, ScriptOutputType type, String[] keys,
+            int replicas, long timeoutMillis, String... args);
+
+    /**
+     * A script reply with the number of replicas that acknowledged the writes before it.
+     *
+     * @param <T> the reply type
+     * @param reply the script's reply
+     * @param replicas how many replicas acknowledged
+     */
+    record Acknowledged<T>(T reply, long replicas) {
+    }
+
     /** {@code EXISTS key}. */
     CompletableFuture<Boolean> exists(String key);
 

@@ -41,7 +41,7 @@ final class ReentrantProtocol implements LockProtocol {
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.ACQUIRE, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.ACQUIRE, lockName(),
                 new String[] { this.keys.lockKey(), this.keys.fenceKey() }, owner, Long.toString(leaseMillis),
                 this.engine.fencingArgument());
         return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));

@@ -57,7 +57,7 @@ final class WriteProtocol implements LockProtocol {
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.WRITE_ACQUIRE, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.WRITE_ACQUIRE, lockName(),
                 new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.waitingWritersKey(),
                         this.keys.names().fenceKey() },
                 owner, Long.toString(leaseMillis), this.engine.fencingArgument(),

@@ -1,0 +1,68 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class ReplicaAckTests {
+
+    /** Fresh master and replica per test: tests stop the replica. */
+    @RegisterExtension
+    final RedisExtension redis = RedisExtension.withReplicas(1);
+
+    private LockClients clients;
+
+    private RedisCommands<String, String> master;
+
+    @BeforeEach
+    void setUp() {
+        this.clients = new LockClients(this.redis.uri());
+        this.master = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() {
+        this.clients.close();
+    }
+
+    private RedisLockClient client(ReplicaAckPolicy policy) {
+        return this.clients.create(LockClientOptions.builder()
+            .replicaAcks(1, Duration.ofMillis(500), policy).build());
+    }
+
+    @Test
+    void grantAcknowledgedByTheReplicaIsKept() throws Exception {
+        try (LockLease lease = client(ReplicaAckPolicy.FAIL).getLock("acked").acquire(Duration.ZERO)) {
+            assertThat(lease.isHeld()).isTrue();
+        }
+    }
+
+    @Test
+    void grantWithNoReplicaConnectedIsReleasedAndFailsUnderFail() {
+        RedisLockClient client = client(ReplicaAckPolicy.FAIL);
+        this.redis.server(1).stop();
+        assertThatExceptionOfType(LockOperationException.class)
+            .isThrownBy(() -> client.getLock("unacked").acquire(Duration.ZERO))
+            .withMessageContaining("only 0 of 1 required replicas");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2))
+            .until(() -> this.master.exists("lock:{unacked}") == 0);
+        assertThat(client.activeLeaseCount()).isZero();
+    }
+
+    @Test
+    void grantWithNoReplicaConnectedIsKeptWithAWarningUnderWarn() throws Exception {
+        RedisLockClient client = client(ReplicaAckPolicy.WARN);
+        this.redis.server(1).stop();
+        try (LockLease lease = client.getLock("warned").acquire(Duration.ZERO)) {
+            assertThat(lease.isHeld()).isTrue();
+        }
+    }
+}
