@@ -1,0 +1,95 @@
+package dev.distlock.spring.aop;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.core.annotation.AliasFor;
+
+/**
+ * Runs the annotated method while holding a distributed lock on Redis, through the same path as
+ * {@link dev.distlock.core.LockTemplate#execute(dev.distlock.core.DistributedLock, java.time.Duration,
+ * java.time.Duration, dev.distlock.core.LockCallback) LockTemplate.execute}: acquire (waiting up to
+ * {@link #waitTime()}), run the method, release, also when the method throws.
+ *
+ * <pre>{@code
+ * @DistributedLock(name = "orders", key = "#order.id")
+ * public Receipt reserve(Order order) { ... }
+ * }</pre>
+ *
+ * <p><b>Lock name.</b> {@code name + ":" + evaluatedKey} when both are given, {@code name} alone when the key is empty,
+ * the evaluated key alone when the name is empty. At least one must be set. The client's key prefix
+ * ({@code distributed-lock.key-prefix}) is added in front by the lock client.
+ *
+ * <p><b>Key.</b> A SpEL expression evaluated for every call: parameters by name ({@code #order.id}, methods must be
+ * compiled with {@code -parameters}, which Spring Boot's build plugins do) or by index ({@code #p0}, {@code #a0}),
+ * {@code #root.method}, {@code #root.args}, {@code #root.target}, {@code #root.targetClass}, and beans as
+ * {@code @beanName}. A key that evaluates to {@code null} or blank fails with an {@link IllegalArgumentException}
+ * naming the expression, before anything is sent to Redis.
+ *
+ * <p><b>Validation.</b> Every annotated method of every bean is checked when the bean is created: the expression
+ * parses and only names existing parameters and beans, durations parse and are in range, the fallback method exists
+ * with a compatible signature, and {@link OnNotAcquired#SKIP} is only used where a method can return "nothing". A
+ * mistake fails the application start with a message naming the class, method, attribute and value.
+ *
+ * <p><b>Ordering.</b> The advice runs outside {@code @Transactional} by default
+ * ({@code distributed-lock.advice-order}), so the lock is released after the transaction commits or rolls back.
+ *
+ * <p><b>Reentrancy.</b> A nested call on the same thread that needs a lock it already holds re-enters it (the lock is
+ * released when the outermost call returns). The lease of the innermost call is available to the method through
+ * {@link LockContext#currentLease()}.
+ *
+ * <p>Usable as a meta-annotation: a composed annotation may fix some attributes and expose others with
+ * {@link AliasFor @AliasFor}. Like all Spring proxy-based advice, calls from within the same object
+ * ({@code this.method()}) are not intercepted.
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+    /** Alias for {@link #key()}. */
+    @AliasFor("key")
+    String value() default "";
+
+    /**
+     * SpEL expression for the variable part of the lock name, e.g. {@code "#order.id"}. Empty: the lock name is
+     * {@link #name()} alone.
+     */
+    @AliasFor("value")
+    String key() default "";
+
+    /**
+     * Static lock name, or prefix of the evaluated {@link #key()} (joined with {@code ':'}), e.g. {@code "orders"}.
+     * Not an expression.
+     */
+    String name() default "";
+
+    /**
+     * How long to wait for the lock, as a duration string: {@code "2s"}, {@code "500ms"}, {@code "PT2S"}, or
+     * {@code "0"} for exactly one attempt; {@code ${...}} placeholders are resolved. Empty: the
+     * {@code distributed-lock.wait-time} property.
+     */
+    String waitTime() default "";
+
+    /**
+     * Fixed lease after which the lock expires even if the method is still running, as a duration string with
+     * placeholders like {@link #waitTime()}. Empty (recommended): the lease is renewed by the watchdog for as long as
+     * the method runs.
+     */
+    String leaseTime() default "";
+
+    /** What to do when the lock stays busy for the whole wait time. */
+    OnNotAcquired onNotAcquired() default OnNotAcquired.THROW;
+
+    /**
+     * Name of the method to call instead when the lock is not acquired, with {@link OnNotAcquired#FALLBACK}. It must be
+     * declared by the same bean class (any visibility) with the same parameter types, optionally followed by a
+     * parameter that accepts a {@link dev.distlock.core.LockNotAcquiredException} (preferred when both exist), and
+     * return a type assignable to the annotated method's. It is called on the target object, so it is not itself
+     * advised (no transaction or lock around it).
+     */
+    String fallback() default "";
+}

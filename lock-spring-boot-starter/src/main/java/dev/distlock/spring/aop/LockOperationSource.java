@@ -1,0 +1,317 @@
+package dev.distlock.spring.aop;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import dev.distlock.core.LockNotAcquiredException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.PropertyResolver;
+import org.springframework.expression.Expression;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Finds {@link DistributedLock @DistributedLock} declarations (directly or through composed annotations, on the
+ * method, an overridden method or an interface method) and turns each into a validated, cached {@link LockOperation}
+ * per method and target class, the way Spring's cache abstraction caches its operations: expressions are parsed and
+ * durations resolved once.
+ *
+ * <p>Every problem is reported as an {@link IllegalStateException} naming the class, method, attribute and value.
+ */
+public final class LockOperationSource {
+
+    private static final Duration MAX_LEASE = Duration.ofDays(365);
+
+    private final Map<MethodClassKey, Optional<LockOperation>> cache = new ConcurrentHashMap<>(256);
+
+    private final LockResolver resolver;
+
+    private final PropertyResolver placeholders;
+
+    /**
+     * @param beanFactory resolves {@code @bean} references in key expressions
+     * @param placeholders resolves {@code ${...}} in wait and lease times (the application's
+     * {@link org.springframework.core.env.Environment})
+     */
+    public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders) {
+        this.resolver = new LockResolver(beanFactory);
+        this.placeholders = placeholders;
+    }
+
+    /**
+     * Validates every {@code @DistributedLock} method of {@code targetClass}.
+     *
+     * @throws IllegalStateException naming the class, method, attribute and value of the first invalid declaration
+     */
+    public void validate(Class<?> targetClass) {
+        if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
+            return;
+        }
+        ReflectionUtils.doWithMethods(targetClass, (method) -> {
+            throw new IllegalStateException("Invalid @DistributedLock on " + describe(method, targetClass)
+                    + ": the method is " + unproxyable(method) + ", so no proxy can intercept it and the lock would"
+                    + " never be taken; make it a non-final instance method that is not private");
+        }, (method) -> !method.isBridge() && !unproxyable(method).isEmpty()
+                && AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
+        Map<Method, Boolean> annotated = MethodIntrospector.selectMethods(targetClass,
+                (MethodIntrospector.MetadataLookup<Boolean>) (method) -> hasAnnotation(method, targetClass)
+                        ? Boolean.TRUE : null);
+        annotated.keySet().forEach((method) -> getOperation(method, targetClass));
+    }
+
+    /** Whether {@code method}, called on {@code targetClass}, carries {@code @DistributedLock}. Never throws. */
+    boolean hasAnnotation(Method method, Class<?> targetClass) {
+        MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+        Optional<LockOperation> cached = this.cache.get(cacheKey);
+        if (cached != null) {
+            return cached.isPresent();
+        }
+        if (findAnnotation(method, targetClass) == null) {
+            this.cache.putIfAbsent(cacheKey, Optional.empty());
+            return false;
+        }
+        return true;
+    }
+
+    LockResolver resolver() {
+        return this.resolver;
+    }
+
+    /**
+     * The operation for {@code method} called on {@code targetClass}, or null if the method is not annotated.
+     *
+     * @throws IllegalStateException if the declaration is invalid
+     */
+    @Nullable LockOperation getOperation(Method method, Class<?> targetClass) {
+        MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+        Optional<LockOperation> cached = this.cache.get(cacheKey);
+        if (cached == null) {
+            DistributedLock annotation = findAnnotation(method, targetClass);
+            cached = (annotation != null)
+                    ? Optional.of(build(AopUtils.getMostSpecificMethod(method, targetClass), targetClass, annotation))
+                    : Optional.empty();
+            this.cache.put(cacheKey, cached);
+        }
+        return cached.orElse(null);
+    }
+
+    private static @Nullable DistributedLock findAnnotation(Method method, Class<?> targetClass) {
+        if (Modifier.isStatic(method.getModifiers()) || method.getDeclaringClass() == Object.class) {
+            return null;
+        }
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        DistributedLock found = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+        if (found == null && specific != method) {
+            found = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        }
+        return found;
+    }
+
+    private LockOperation build(Method method, Class<?> targetClass, DistributedLock annotation) {
+        String description = describe(method, targetClass);
+        Invalid invalid = new Invalid(description);
+        String name = annotation.name().trim();
+        String keySource = annotation.key().trim();
+        if (name.isEmpty() && keySource.isEmpty()) {
+            throw invalid.because("name", annotation.name(), "key is empty too, and at least one must be set: name"
+                    + " for a fixed lock name, key for a SpEL expression such as \"#order.id\", or both (the name then"
+                    + " prefixes the key)");
+        }
+        Expression key = null;
+        if (!keySource.isEmpty()) {
+            try {
+                key = this.resolver.parseKey(keySource, method);
+            }
+            catch (IllegalArgumentException ex) {
+                throw invalid.because("key", annotation.key(), ex.getMessage(), ex);
+            }
+        }
+        Duration waitTime = duration(annotation.waitTime(), "waitTime", false, invalid);
+        Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", true, invalid);
+        Class<?> returnType = method.getReturnType();
+        if (isReactive(returnType)) {
+            throw invalid.because("return type", returnType.getName(), "reactive return types are not supported:"
+                    + " the lock would be released when the publisher is returned, before it does any work");
+        }
+        OnNotAcquired onNotAcquired = annotation.onNotAcquired();
+        String fallbackName = annotation.fallback().trim();
+        Method fallback = null;
+        boolean fallbackTakesException = false;
+        if (onNotAcquired == OnNotAcquired.FALLBACK) {
+            if (fallbackName.isEmpty()) {
+                throw invalid.because("fallback", annotation.fallback(),
+                        "onNotAcquired = FALLBACK needs the name of a fallback method");
+            }
+            fallback = findFallback(method, targetClass, fallbackName, true);
+            fallbackTakesException = (fallback != null);
+            if (fallback == null) {
+                fallback = findFallback(method, targetClass, fallbackName, false);
+            }
+            if (fallback == null) {
+                throw invalid.because("fallback", fallbackName, "no method " + fallbackName + "("
+                        + parameterList(method.getParameterTypes()) + ") (optionally with a trailing "
+                        + LockNotAcquiredException.class.getSimpleName() + " parameter) is declared by "
+                        + targetClass.getName());
+            }
+            if (!returnTypeFits(method, fallback, targetClass)) {
+                throw invalid.because("fallback", fallbackName, "its return type "
+                        + fallback.getGenericReturnType().getTypeName() + " is not assignable to "
+                        + method.getGenericReturnType().getTypeName());
+            }
+            ReflectionUtils.makeAccessible(fallback);
+        }
+        else if (!fallbackName.isEmpty()) {
+            throw invalid.because("fallback", fallbackName, "a fallback is only called with onNotAcquired = FALLBACK,"
+                    + " but onNotAcquired is " + onNotAcquired);
+        }
+        if (onNotAcquired == OnNotAcquired.SKIP && returnType.isPrimitive() && returnType != void.class) {
+            throw invalid.because("onNotAcquired", "SKIP", "the method returns " + returnType.getName()
+                    + ", which has no empty value: return a wrapper or Optional, or use FALLBACK");
+        }
+        return new LockOperation(method, targetClass, description, name, key, keySource, waitTime, leaseTime,
+                onNotAcquired, fallback, fallbackTakesException, returnType == Optional.class);
+    }
+
+    private @Nullable Duration duration(String value, String attribute, boolean lease, Invalid invalid) {
+        if (value.isBlank()) {
+            return null;
+        }
+        String resolved;
+        try {
+            resolved = this.placeholders.resolveRequiredPlaceholders(value).trim();
+        }
+        catch (IllegalArgumentException ex) {
+            throw invalid.because(attribute, value, ex.getMessage(), ex);
+        }
+        if (resolved.isEmpty()) {
+            return null;
+        }
+        Duration duration;
+        try {
+            duration = DurationStyle.detectAndParse(resolved);
+        }
+        catch (IllegalArgumentException | DateTimeParseException | ArithmeticException ex) {
+            throw invalid.because(attribute, value, "it is not a duration" + resolvedFrom(value, resolved)
+                    + "; use for example \"2s\", \"500ms\", \"PT2S\" or \"0\"", ex);
+        }
+        if (duration.isNegative()) {
+            throw invalid.because(attribute, value, "it must not be negative" + resolvedFrom(value, resolved));
+        }
+        if (lease && duration.isZero()) {
+            throw invalid.because(attribute, value, "a lease must be positive" + resolvedFrom(value, resolved)
+                    + "; leave leaseTime empty for a watchdog-renewed lease");
+        }
+        if (lease && duration.compareTo(MAX_LEASE) > 0) {
+            throw invalid.because(attribute, value, "it is longer than " + MAX_LEASE.toDays() + " days"
+                    + resolvedFrom(value, resolved) + "; leave leaseTime empty for a watchdog-renewed lease");
+        }
+        return duration;
+    }
+
+    private static String resolvedFrom(String value, String resolved) {
+        return value.equals(resolved) ? "" : " (it resolved to \"" + resolved + "\")";
+    }
+
+    private static @Nullable Method findFallback(Method method, Class<?> targetClass, String name,
+            boolean withException) {
+        Class<?>[] expected = method.getParameterTypes();
+        List<Method> found = new ArrayList<>();
+        ReflectionUtils.doWithMethods(targetClass, found::add, (candidate) -> {
+            if (!candidate.getName().equals(name) || candidate.isBridge() || candidate.isSynthetic()) {
+                return false;
+            }
+            Class<?>[] actual = candidate.getParameterTypes();
+            if (!withException) {
+                return Arrays.equals(actual, expected);
+            }
+            return actual.length == expected.length + 1
+                    && Arrays.equals(Arrays.copyOf(actual, expected.length), expected)
+                    && actual[expected.length].isAssignableFrom(LockNotAcquiredException.class);
+        });
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    private static boolean returnTypeFits(Method method, Method fallback, Class<?> targetClass) {
+        Class<?> expected = method.getReturnType();
+        Class<?> actual = fallback.getReturnType();
+        if (expected == void.class) {
+            return true;
+        }
+        if (actual == void.class) {
+            return false;
+        }
+        if (expected.isPrimitive() || actual.isPrimitive()) {
+            return ClassUtils.isAssignable(expected, actual);
+        }
+        return ResolvableType.forMethodReturnType(method, targetClass)
+            .isAssignableFrom(ResolvableType.forMethodReturnType(fallback, targetClass));
+    }
+
+    private static boolean isReactive(Class<?> type) {
+        for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
+            if (isPublisher(candidate)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isPublisher(Class<?> type) {
+        if (type.getName().equals("org.reactivestreams.Publisher")
+                || type.getName().equals("java.util.concurrent.Flow$Publisher")) {
+            return true;
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            if (isPublisher(implemented)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String unproxyable(Method method) {
+        int modifiers = method.getModifiers();
+        return Modifier.isStatic(modifiers) ? "static" : Modifier.isPrivate(modifiers) ? "private"
+                : Modifier.isFinal(modifiers) ? "final" : "";
+    }
+
+    private static String describe(Method method, Class<?> targetClass) {
+        return targetClass.getName() + "." + method.getName() + "(" + parameterList(method.getParameterTypes()) + ")";
+    }
+
+    private static String parameterList(Class<?>[] types) {
+        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
+    }
+
+    /** Builds the startup error for one declaration. */
+    private record Invalid(String description) {
+
+        IllegalStateException because(String attribute, String value, @Nullable String reason) {
+            return because(attribute, value, reason, null);
+        }
+
+        IllegalStateException because(String attribute, String value, @Nullable String reason,
+                @Nullable Throwable cause) {
+            return new IllegalStateException("Invalid @DistributedLock on " + this.description + ": " + attribute
+                    + " = \"" + value + "\": " + reason, cause);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.distlock.spring.aop;
+
+import dev.distlock.core.LockNotAcquiredException;
+
+/**
+ * What a {@link DistributedLock @DistributedLock} method does when its lock stays busy for the whole wait time. In
+ * every case the method body does not run.
+ */
+public enum OnNotAcquired {
+
+    /** Throw a {@link LockNotAcquiredException} naming the lock and the wait time. The default. */
+    THROW,
+
+    /**
+     * Return without running the method: {@code null}, {@code Optional.empty()} for {@code Optional} methods, nothing
+     * for {@code void} methods. Methods returning a primitive other than {@code void} are rejected at startup.
+     */
+    SKIP,
+
+    /**
+     * Call the method named by {@link DistributedLock#fallback()} on the same bean with the same arguments (and,
+     * if it declares one, a trailing {@link LockNotAcquiredException} parameter), and return its result.
+     */
+    FALLBACK
+}

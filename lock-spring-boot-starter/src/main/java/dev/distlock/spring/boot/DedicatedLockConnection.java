@@ -1,0 +1,133 @@
+package dev.distlock.spring.boot;
+
+import java.time.Duration;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.util.StringUtils;
+
+/**
+ * The Lettuce client of a dedicated lock connection ({@code distributed-lock.redis.*}), owned by the starter: created
+ * from the properties and shut down when the context closes, after the lock client that uses it (which depends on
+ * this bean) has been closed.
+ */
+final class DedicatedLockConnection implements DisposableBean {
+
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
+
+    private final RedisClient client;
+
+    DedicatedLockConnection(DistributedLockProperties.Redis properties) {
+        this.client = RedisClient.create(redisUri(properties));
+        this.client.setOptions(clientOptions(properties));
+    }
+
+    RedisClient client() {
+        return this.client;
+    }
+
+    @Override
+    public void destroy() {
+        this.client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+    }
+
+    static RedisURI redisUri(DistributedLockProperties.Redis properties) {
+        RedisURI.Builder builder;
+        String url = properties.getUrl();
+        DistributedLockProperties.Redis.Sentinel sentinel = properties.getSentinel();
+        if (StringUtils.hasText(url)) {
+            builder = RedisURI.builder(parseUrl(url));
+        }
+        else if (StringUtils.hasText(sentinel.getMaster())) {
+            builder = RedisURI.builder().withSentinelMasterId(sentinel.getMaster());
+            for (String node : sentinel.getNodes()) {
+                builder.withSentinel(sentinelUri(node, sentinel, properties.getSsl().isEnabled()));
+            }
+            authenticate(builder, properties.getUsername(), properties.getPassword());
+            builder.withDatabase(properties.getDatabase());
+        }
+        else {
+            builder = RedisURI.Builder.redis(String.valueOf(properties.getHost()), properties.getPort());
+            authenticate(builder, properties.getUsername(), properties.getPassword());
+            builder.withDatabase(properties.getDatabase());
+        }
+        if (properties.getSsl().isEnabled()) {
+            builder.withSsl(true);
+        }
+        if (properties.getTimeout() != null) {
+            builder.withTimeout(properties.getTimeout());
+        }
+        if (StringUtils.hasText(properties.getClientName())) {
+            builder.withClientName(properties.getClientName());
+        }
+        return builder.build();
+    }
+
+    private static RedisURI parseUrl(String url) {
+        try {
+            RedisURI uri = RedisURI.create(url);
+            String scheme = url.substring(0, Math.max(url.indexOf(':'), 0));
+            if (!scheme.equals(RedisURI.URI_SCHEME_REDIS) && !scheme.equals(RedisURI.URI_SCHEME_REDIS_SECURE)) {
+                throw new IllegalArgumentException("the scheme must be redis or rediss (for Sentinel use"
+                        + " distributed-lock.redis.sentinel.*)");
+            }
+            return uri;
+        }
+        catch (IllegalArgumentException ex) {
+            throw DistributedLockProperties.invalid("redis.url", redact(url),
+                    "distributed-lock.redis.url is not a valid Redis URL such as redis://user:password@host:6379/0: "
+                            + ex.getMessage());
+        }
+    }
+
+    private static RedisURI sentinelUri(String node, DistributedLockProperties.Redis.Sentinel sentinel, boolean ssl) {
+        int colon = node.lastIndexOf(':');
+        int port;
+        try {
+            port = Integer.parseInt(node.substring(colon + 1).trim());
+        }
+        catch (NumberFormatException | IndexOutOfBoundsException ex) {
+            port = -1;
+        }
+        if (colon <= 0 || port < 1 || port > 65535) {
+            throw DistributedLockProperties.invalid("redis.sentinel.nodes", node,
+                    "distributed-lock.redis.sentinel.nodes entries must be \"host:port\", was \"" + node + "\"");
+        }
+        RedisURI.Builder builder = RedisURI.Builder.redis(node.substring(0, colon).trim(), port);
+        authenticate(builder, sentinel.getUsername(), sentinel.getPassword());
+        if (ssl) {
+            builder.withSsl(true);
+        }
+        return builder.build();
+    }
+
+    private static void authenticate(RedisURI.Builder builder, @Nullable String username, @Nullable String password) {
+        if (password == null) {
+            return;
+        }
+        if (StringUtils.hasText(username)) {
+            builder.withAuthentication(username, password);
+        }
+        else {
+            builder.withPassword(password);
+        }
+    }
+
+    private static ClientOptions clientOptions(DistributedLockProperties.Redis properties) {
+        ClientOptions.Builder builder = ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled());
+        if (properties.getConnectTimeout() != null) {
+            builder.socketOptions(SocketOptions.builder().connectTimeout(properties.getConnectTimeout()).build());
+        }
+        return builder.build();
+    }
+
+    private static String redact(String url) {
+        return url.replaceFirst("//[^@/]*@", "//***@");
+    }
+}

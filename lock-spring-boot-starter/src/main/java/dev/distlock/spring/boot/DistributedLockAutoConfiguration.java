@@ -1,0 +1,35 @@
+package dev.distlock.spring.boot;
+
+import dev.distlock.core.LockTemplate;
+import dev.distlock.core.RedisLockClient;
+import io.lettuce.core.RedisClient;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of distributed locks: a {@link RedisLockClient} on the application's Lettuce connection (or on a
+ * dedicated {@code distributed-lock.redis.*} one), a {@link LockTemplate} with the configured defaults, and the
+ * {@code @DistributedLock} advisor. Every bean backs off when the application defines its own; everything is off with
+ * {@code distributed-lock.enabled=false}.
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass({ RedisLockClient.class, RedisClient.class })
+@ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistributedLockProperties.class)
+@Import({ LockClientConfigurations.DedicatedConnection.class, LockClientConfigurations.SharedConnection.class,
+        LockAdviceConfiguration.class })
+public final class DistributedLockAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LockTemplate lockTemplate(RedisLockClient redisLockClient, DistributedLockProperties properties) {
+        return new LockTemplate(redisLockClient, properties.getWaitTime(), null, properties.getLostLeasePolicy());
+    }
+}

@@ -1,0 +1,443 @@
+package dev.distlock.spring.boot;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.spring.aop.DistributedLockAdvisor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.StringUtils;
+
+/**
+ * Configuration properties of distributed locks, under {@code distributed-lock}. Validated when bound: an invalid
+ * value fails the application start with an {@link InvalidConfigurationPropertyValueException} naming the property.
+ */
+@ConfigurationProperties(DistributedLockProperties.PREFIX)
+public class DistributedLockProperties implements InitializingBean {
+
+    /** The prefix of every property. */
+    public static final String PREFIX = "distributed-lock";
+
+    private static final Duration MAX_LEASE = Duration.ofDays(365);
+
+    /** Whether to auto-configure distributed locks. */
+    private boolean enabled = true;
+
+    /** Prefix of every Redis key and channel the locks use; must not contain '{' or '}'. */
+    private String keyPrefix = LockClientOptions.DEFAULT_KEY_PREFIX;
+
+    /** Lease of watchdog-renewed locks (renewed every third of it); at least 300ms. */
+    private Duration leaseTime = Duration.ofSeconds(30);
+
+    /** Default wait for a busy lock, of LockTemplate and @DistributedLock; 0 means a single attempt. */
+    private Duration waitTime = Duration.ofSeconds(5);
+
+    /** Upper bound of one Redis round trip before its outcome is treated as unknown. */
+    private Duration operationTimeout = Duration.ofSeconds(3);
+
+    /** Longest a waiter sleeps between attempts when no release message arrives. */
+    private Duration maxBackoff = Duration.ofSeconds(1);
+
+    /** Whether acquisitions mint fencing tokens (one companion counter key per lock). */
+    private boolean fencing = true;
+
+    /** What a LockTemplate or @DistributedLock call does when its lease is lost while the work runs. */
+    private LostLeasePolicy lostLeasePolicy = LostLeasePolicy.FAIL;
+
+    /** Order of the @DistributedLock advisor; the default runs it outside @Transactional. */
+    private int adviceOrder = DistributedLockAdvisor.DEFAULT_ORDER;
+
+    /**
+     * Dedicated Redis connection for locks, in the shape of spring.data.redis. Used when url, host or sentinel.master
+     * is set; otherwise the application's Redis connection is reused.
+     */
+    private final Redis redis = new Redis();
+
+    public boolean isEnabled() {
+        return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return this.keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public Duration getLeaseTime() {
+        return this.leaseTime;
+    }
+
+    public void setLeaseTime(Duration leaseTime) {
+        this.leaseTime = leaseTime;
+    }
+
+    public Duration getWaitTime() {
+        return this.waitTime;
+    }
+
+    public void setWaitTime(Duration waitTime) {
+        this.waitTime = waitTime;
+    }
+
+    public Duration getOperationTimeout() {
+        return this.operationTimeout;
+    }
+
+    public void setOperationTimeout(Duration operationTimeout) {
+        this.operationTimeout = operationTimeout;
+    }
+
+    public Duration getMaxBackoff() {
+        return this.maxBackoff;
+    }
+
+    public void setMaxBackoff(Duration maxBackoff) {
+        this.maxBackoff = maxBackoff;
+    }
+
+    public boolean isFencing() {
+        return this.fencing;
+    }
+
+    public void setFencing(boolean fencing) {
+        this.fencing = fencing;
+    }
+
+    public LostLeasePolicy getLostLeasePolicy() {
+        return this.lostLeasePolicy;
+    }
+
+    public void setLostLeasePolicy(LostLeasePolicy lostLeasePolicy) {
+        this.lostLeasePolicy = lostLeasePolicy;
+    }
+
+    public int getAdviceOrder() {
+        return this.adviceOrder;
+    }
+
+    public void setAdviceOrder(int adviceOrder) {
+        this.adviceOrder = adviceOrder;
+    }
+
+    public Redis getRedis() {
+        return this.redis;
+    }
+
+    /** The lock client options these properties describe. */
+    public LockClientOptions toClientOptions() {
+        return LockClientOptions.builder()
+            .keyPrefix(this.keyPrefix)
+            .watchdogLease(this.leaseTime)
+            .operationTimeout(this.operationTimeout)
+            .maxBackoff(this.maxBackoff)
+            .fencing(this.fencing)
+            .build();
+    }
+
+    /** Validates the bound values. */
+    @Override
+    public void afterPropertiesSet() {
+        validate();
+    }
+
+    /**
+     * Checks every value, naming the first invalid property.
+     *
+     * @throws InvalidConfigurationPropertyValueException if a value is invalid
+     */
+    public void validate() {
+        if (this.keyPrefix == null || this.keyPrefix.indexOf('{') >= 0 || this.keyPrefix.indexOf('}') >= 0) {
+            throw invalid("key-prefix", this.keyPrefix, "must not contain '{' or '}': the lock name inside braces is"
+                    + " the Redis Cluster hash tag");
+        }
+        requirePresent("lease-time", this.leaseTime);
+        if (this.leaseTime.compareTo(LockClientOptions.MIN_WATCHDOG_LEASE) < 0) {
+            throw invalid("lease-time", format(this.leaseTime), "distributed-lock.lease-time must be at least "
+                    + format(LockClientOptions.MIN_WATCHDOG_LEASE) + ", was " + format(this.leaseTime)
+                    + ": it is renewed every third of it, which must leave time for a round trip");
+        }
+        if (this.leaseTime.compareTo(MAX_LEASE) > 0) {
+            throw invalid("lease-time", format(this.leaseTime), "distributed-lock.lease-time must be at most "
+                    + MAX_LEASE.toDays() + " days, was " + format(this.leaseTime));
+        }
+        requirePresent("wait-time", this.waitTime);
+        if (this.waitTime.isNegative()) {
+            throw invalid("wait-time", format(this.waitTime), "distributed-lock.wait-time must not be negative, was "
+                    + format(this.waitTime) + " (0 means a single attempt)");
+        }
+        requirePositive("operation-timeout", this.operationTimeout);
+        requirePositive("max-backoff", this.maxBackoff);
+        if (this.lostLeasePolicy == null) {
+            throw invalid("lost-lease-policy", null, "distributed-lock.lost-lease-policy must be one of FAIL,"
+                    + " INTERRUPT, IGNORE");
+        }
+        this.redis.validate();
+    }
+
+    private static void requirePresent(String property, @Nullable Duration value) {
+        if (value == null) {
+            throw invalid(property, null, PREFIX + "." + property + " must be set");
+        }
+    }
+
+    static void requirePositive(String property, @Nullable Duration value) {
+        requirePresent(property, value);
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(property, format(value), PREFIX + "." + property + " must be positive, was "
+                    + format(value));
+        }
+    }
+
+    static InvalidConfigurationPropertyValueException invalid(String property, @Nullable Object value,
+            String reason) {
+        return new InvalidConfigurationPropertyValueException(PREFIX + "." + property, value, reason);
+    }
+
+    /** A duration the way users write it: {@code 100ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 400d}. */
+    static String format(Duration duration) {
+        if (duration.isZero()) {
+            return "0ms";
+        }
+        if (duration.toNanosPart() % 1_000_000 != 0) {
+            return duration.toString();
+        }
+        long millis = duration.toMillis();
+        if (millis % 86_400_000 == 0) {
+            return (millis / 86_400_000) + "d";
+        }
+        if (millis % 3_600_000 == 0) {
+            return (millis / 3_600_000) + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return (millis / 60_000) + "m";
+        }
+        if (millis % 1000 == 0) {
+            return (millis / 1000) + "s";
+        }
+        return millis + "ms";
+    }
+
+    /**
+     * A dedicated Redis connection for locks, with the shape of {@code spring.data.redis}. Standalone or Sentinel;
+     * Redis Cluster is not supported yet.
+     */
+    public static class Redis {
+
+        /**
+         * Connection URL; overrides host, port, username, password and database. Example:
+         * redis://user:password@example.com:6379/8
+         */
+        private @Nullable String url;
+
+        /** Redis server host. */
+        private @Nullable String host;
+
+        /** Redis server port. */
+        private int port = 6379;
+
+        /** Login username of the Redis server. */
+        private @Nullable String username;
+
+        /** Login password of the Redis server. */
+        private @Nullable String password;
+
+        /** Database index. */
+        private int database;
+
+        /** Command timeout of the connection (defaults to the Lettuce default, 60s). */
+        private @Nullable Duration timeout;
+
+        /** Connect timeout (defaults to the Lettuce default, 10s). */
+        private @Nullable Duration connectTimeout;
+
+        /** Client name set on the connections with CLIENT SETNAME. */
+        private @Nullable String clientName;
+
+        /** SSL settings. */
+        private final Ssl ssl = new Ssl();
+
+        /** Sentinel settings; used when sentinel.master is set. */
+        private final Sentinel sentinel = new Sentinel();
+
+        public @Nullable String getUrl() {
+            return this.url;
+        }
+
+        public void setUrl(@Nullable String url) {
+            this.url = url;
+        }
+
+        public @Nullable String getHost() {
+            return this.host;
+        }
+
+        public void setHost(@Nullable String host) {
+            this.host = host;
+        }
+
+        public int getPort() {
+            return this.port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        public @Nullable String getUsername() {
+            return this.username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return this.password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
+
+        public int getDatabase() {
+            return this.database;
+        }
+
+        public void setDatabase(int database) {
+            this.database = database;
+        }
+
+        public @Nullable Duration getTimeout() {
+            return this.timeout;
+        }
+
+        public void setTimeout(@Nullable Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public @Nullable Duration getConnectTimeout() {
+            return this.connectTimeout;
+        }
+
+        public void setConnectTimeout(@Nullable Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+
+        public @Nullable String getClientName() {
+            return this.clientName;
+        }
+
+        public void setClientName(@Nullable String clientName) {
+            this.clientName = clientName;
+        }
+
+        public Ssl getSsl() {
+            return this.ssl;
+        }
+
+        public Sentinel getSentinel() {
+            return this.sentinel;
+        }
+
+        /** Whether a dedicated connection is configured (url, host or sentinel.master set). */
+        public boolean isConfigured() {
+            return StringUtils.hasText(this.url) || StringUtils.hasText(this.host)
+                    || StringUtils.hasText(this.sentinel.getMaster());
+        }
+
+        void validate() {
+            if (this.port < 1 || this.port > 65535) {
+                throw invalid("redis.port", this.port, "distributed-lock.redis.port must be between 1 and 65535");
+            }
+            if (this.database < 0) {
+                throw invalid("redis.database", this.database, "distributed-lock.redis.database must not be"
+                        + " negative");
+            }
+            if (this.timeout != null) {
+                requirePositive("redis.timeout", this.timeout);
+            }
+            if (this.connectTimeout != null) {
+                requirePositive("redis.connect-timeout", this.connectTimeout);
+            }
+            if (StringUtils.hasText(this.sentinel.getMaster()) && this.sentinel.getNodes().isEmpty()) {
+                throw invalid("redis.sentinel.nodes", "", "distributed-lock.redis.sentinel.nodes must list at least"
+                        + " one \"host:port\" when distributed-lock.redis.sentinel.master is set");
+            }
+        }
+
+        /** SSL settings of the dedicated connection. */
+        public static class Ssl {
+
+            /** Whether to use SSL (TLS) for the dedicated connection; a rediss:// url enables it too. */
+            private boolean enabled;
+
+            public boolean isEnabled() {
+                return this.enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+        }
+
+        /** Sentinel settings of the dedicated connection. */
+        public static class Sentinel {
+
+            /** Name of the Redis master as known to the Sentinels. */
+            private @Nullable String master;
+
+            /** Sentinels as "host:port" pairs. */
+            private List<String> nodes = new ArrayList<>();
+
+            /** Login username for authenticating with the Sentinels. */
+            private @Nullable String username;
+
+            /** Password for authenticating with the Sentinels. */
+            private @Nullable String password;
+
+            public @Nullable String getMaster() {
+                return this.master;
+            }
+
+            public void setMaster(@Nullable String master) {
+                this.master = master;
+            }
+
+            public List<String> getNodes() {
+                return this.nodes;
+            }
+
+            public void setNodes(List<String> nodes) {
+                this.nodes = nodes;
+            }
+
+            public @Nullable String getUsername() {
+                return this.username;
+            }
+
+            public void setUsername(@Nullable String username) {
+                this.username = username;
+            }
+
+            public @Nullable String getPassword() {
+                return this.password;
+            }
+
+            public void setPassword(@Nullable String password) {
+                this.password = password;
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.distlock.spring.boot;
+
+import dev.distlock.core.RedisLockClient;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** The two ways to get a {@link RedisLockClient}: a dedicated connection, or the application's Lettuce client. */
+final class LockClientConfigurations {
+
+    private LockClientConfigurations() {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingBean(RedisLockClient.class)
+    @Conditional(OnDedicatedConnection.class)
+    static class DedicatedConnection {
+
+        @Bean
+        DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties) {
+            return new DedicatedLockConnection(properties.getRedis());
+        }
+
+        @Bean(destroyMethod = "close")
+        RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties) {
+            return RedisLockClient.create(connection.client(), properties.toClientOptions());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingBean(RedisLockClient.class)
+    @Conditional(OnSharedConnection.class)
+    static class SharedConnection {
+
+        @Bean
+        SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
+                DistributedLockProperties properties) {
+            return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions());
+        }
+
+        /** Closed by {@link SharedLockClient}, before the connection factory stops. */
+        @Bean(destroyMethod = "")
+        RedisLockClient redisLockClient(SharedLockClient distributedLockSharedClient) {
+            return distributedLockSharedClient.client();
+        }
+
+        private static LettuceConnectionFactory lettuce(ObjectProvider<RedisConnectionFactory> connectionFactory) {
+            RedisConnectionFactory factory = connectionFactory.getIfUnique();
+            if (factory == null) {
+                throw new IllegalStateException("Distributed locks found no unique RedisConnectionFactory to reuse:"
+                        + " add spring-boot-starter-data-redis and configure spring.data.redis.*, mark one factory"
+                        + " @Primary, or give the locks their own connection with distributed-lock.redis.* (url, host"
+                        + " or sentinel.*).");
+            }
+            if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+                throw new IllegalStateException("Distributed locks run on Lettuce, but the application's"
+                        + " RedisConnectionFactory is a " + factory.getClass().getName() + ". Use Lettuce (the"
+                        + " Spring Boot default) or give the locks their own connection with distributed-lock.redis.*"
+                        + " (url, host or sentinel.*).");
+            }
+            return lettuce;
+        }
+    }
+
+    /** Matches when {@code distributed-lock.redis.url}, {@code .host} or {@code .sentinel.master} is set. */
+    static class OnDedicatedConnection extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            boolean dedicated = isDedicated(context);
+            return new ConditionOutcome(dedicated, dedicated ? "distributed-lock.redis.* is configured"
+                    : "distributed-lock.redis.url, .host and .sentinel.master are not set");
+        }
+
+        static boolean isDedicated(ConditionContext context) {
+            return Binder.get(context.getEnvironment())
+                .bind(DistributedLockProperties.PREFIX + ".redis", DistributedLockProperties.Redis.class)
+                .map(DistributedLockProperties.Redis::isConfigured)
+                .orElse(false);
+        }
+    }
+
+    /** The opposite of {@link OnDedicatedConnection}. */
+    static class OnSharedConnection extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            boolean dedicated = OnDedicatedConnection.isDedicated(context);
+            return new ConditionOutcome(!dedicated, dedicated ? "distributed-lock.redis.* is configured"
+                    : "no distributed-lock.redis.* connection: reusing the application's");
+        }
+    }
+}

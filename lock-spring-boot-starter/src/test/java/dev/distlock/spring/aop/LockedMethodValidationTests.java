@@ -1,0 +1,336 @@
+package dev.distlock.spring.aop;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.distlock.core.LockException;
+import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
+import dev.distlock.testsupport.RedisExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/** Every mistake in a {@code @DistributedLock} declaration fails the application start, naming where and what. */
+class LockedMethodValidationTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                DistributedLockAutoConfiguration.class))
+        .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+                "test.wait=250ms", "test.negative=-1s");
+
+    @Test
+    void validDeclarationsStart() {
+        this.contextRunner.withBean(Valid.class).run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void spelSyntaxError() {
+        assertStartFails(SyntaxError.class, "SyntaxError.process(String)", "key = \"#id +\"",
+                "not a valid SpEL expression");
+    }
+
+    @Test
+    void unknownParameterName() {
+        assertStartFails(UnknownParameter.class, "UnknownParameter.process(String, int)", "key = \"#ordr.id\"",
+                "#ordr is not a parameter of the method (parameters: order, quantity");
+    }
+
+    @Test
+    void parameterIndexOutOfRange() {
+        assertStartFails(IndexOutOfRange.class, "IndexOutOfRange.process(String)", "key = \"#p1\"",
+                "#p1 is out of range: the method has 1 parameter");
+    }
+
+    @Test
+    void unknownBean() {
+        assertStartFails(UnknownBean.class, "UnknownBean.process(String)", "key = \"@tenants.current()\"",
+                "bean 'tenants'");
+    }
+
+    @Test
+    void bareWordKeyIsNotMistakenForAName() {
+        assertStartFails(BareWordKey.class, "BareWordKey.process()", "key = \"orders\"",
+                "for a fixed lock name use name = \"orders\"");
+    }
+
+    @Test
+    void neitherNameNorKey() {
+        assertStartFails(NoName.class, "NoName.process()", "name = \"\"", "at least one must be set");
+    }
+
+    @Test
+    void unparsableWaitTime() {
+        assertStartFails(BadWaitTime.class, "BadWaitTime.process()", "waitTime = \"2 seconds\"",
+                "it is not a duration");
+    }
+
+    @Test
+    void negativeWaitTimeFromPlaceholder() {
+        assertStartFails(NegativePlaceholderWait.class, "NegativePlaceholderWait.process()",
+                "waitTime = \"${test.negative}\"", "it must not be negative (it resolved to \"-1s\")");
+    }
+
+    @Test
+    void unresolvablePlaceholder() {
+        assertStartFails(MissingPlaceholder.class, "MissingPlaceholder.process()", "waitTime = \"${test.missing}\"",
+                "test.missing");
+    }
+
+    @Test
+    void zeroLeaseTime() {
+        assertStartFails(ZeroLease.class, "ZeroLease.process()", "leaseTime = \"0s\"", "a lease must be positive");
+    }
+
+    @Test
+    void missingFallbackMethod() {
+        assertStartFails(MissingFallback.class, "MissingFallback.process(String)", "fallback = \"busy\"",
+                "no method busy(String)");
+    }
+
+    @Test
+    void fallbackWithIncompatibleReturnType() {
+        assertStartFails(IncompatibleFallback.class, "IncompatibleFallback.process(String)",
+                "fallback = \"busy\"", "its return type java.lang.Integer is not assignable to java.lang.String");
+    }
+
+    @Test
+    void fallbackWithoutFallbackMode() {
+        assertStartFails(FallbackWithoutMode.class, "FallbackWithoutMode.process(String)", "fallback = \"busy\"",
+                "onNotAcquired is THROW");
+    }
+
+    @Test
+    void fallbackModeWithoutFallback() {
+        assertStartFails(FallbackModeWithoutMethod.class, "FallbackModeWithoutMethod.process()", "fallback = \"\"",
+                "needs the name of a fallback method");
+    }
+
+    @Test
+    void skipOnPrimitiveReturnType() {
+        assertStartFails(SkipPrimitive.class, "SkipPrimitive.count()", "onNotAcquired = \"SKIP\"",
+                "the method returns int");
+    }
+
+    @Test
+    void privateMethodCannotBeLocked() {
+        assertStartFails(PrivateMethod.class, "PrivateMethod.process()", "", "the method is private");
+    }
+
+    @Test
+    void spelErrorFailsASpringBootApplicationStart() {
+        SpringApplication application = new SpringApplicationBuilder(BadApplication.class)
+            .web(WebApplicationType.NONE)
+            .properties("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+                    "spring.main.banner-mode=off")
+            .build();
+        assertThatException().isThrownBy(application::run)
+            .satisfies((ex) -> assertThat(messages(ex)).contains("Invalid @DistributedLock on")
+                .contains("UnknownParameter.process(String, int)")
+                .contains("#ordr"));
+    }
+
+    private void assertStartFails(Class<?> beanClass, String method, String attribute, String reason) {
+        this.contextRunner.withBean(beanClass).run((context) -> {
+            assertThat(context).hasFailed();
+            assertThat(messages(context.getStartupFailure()))
+                .contains("Invalid @DistributedLock on " + beanClass.getName().replace(beanClass.getSimpleName(), "")
+                        + method + ": " + attribute)
+                .contains(reason);
+        });
+    }
+
+    private static String messages(Throwable failure) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable current = failure; current != null; current = current.getCause()) {
+            messages.add(String.valueOf(current.getMessage()));
+        }
+        return String.join("\n", messages);
+    }
+
+    static class Valid {
+
+        @DistributedLock(name = "orders", key = "#order + ':' + #p1 + #a0.length() + #root.methodName",
+                waitTime = "${test.wait}", leaseTime = "PT10S")
+        public String process(String order, int quantity) {
+            return order;
+        }
+
+        @DistributedLock(key = "#names.?[#this.length() > 1].size() + #map[key] + #root.args[0]")
+        public void collections(List<String> names, java.util.Map<String, String> map) {
+        }
+
+        @DistributedLock(name = "skip", onNotAcquired = OnNotAcquired.SKIP)
+        public Optional<String> skip() {
+            return Optional.empty();
+        }
+
+        @DistributedLock(name = "fallback", key = "#id", onNotAcquired = OnNotAcquired.FALLBACK,
+                fallback = "busy")
+        public CharSequence fallback(String id) {
+            return id;
+        }
+
+        String busy(String id, LockException ex) {
+            return "busy";
+        }
+    }
+
+    static class SyntaxError {
+
+        @DistributedLock(key = "#id +")
+        public void process(String id) {
+        }
+    }
+
+    static class UnknownParameter {
+
+        @DistributedLock(name = "orders", key = "#ordr.id")
+        public void process(String order, int quantity) {
+        }
+    }
+
+    static class IndexOutOfRange {
+
+        @DistributedLock(key = "#p1")
+        public void process(String id) {
+        }
+    }
+
+    static class UnknownBean {
+
+        @DistributedLock(key = "@tenants.current()")
+        public void process(String id) {
+        }
+    }
+
+    static class BareWordKey {
+
+        @DistributedLock("orders")
+        public void process() {
+        }
+    }
+
+    static class NoName {
+
+        @DistributedLock
+        public void process() {
+        }
+    }
+
+    static class BadWaitTime {
+
+        @DistributedLock(name = "x", waitTime = "2 seconds")
+        public void process() {
+        }
+    }
+
+    static class NegativePlaceholderWait {
+
+        @DistributedLock(name = "x", waitTime = "${test.negative}")
+        public void process() {
+        }
+    }
+
+    static class MissingPlaceholder {
+
+        @DistributedLock(name = "x", waitTime = "${test.missing}")
+        public void process() {
+        }
+    }
+
+    static class ZeroLease {
+
+        @DistributedLock(name = "x", leaseTime = "0s")
+        public void process() {
+        }
+    }
+
+    static class MissingFallback {
+
+        @DistributedLock(name = "x", onNotAcquired = OnNotAcquired.FALLBACK, fallback = "busy")
+        public String process(String id) {
+            return id;
+        }
+
+        String busy(int id) {
+            return "busy";
+        }
+    }
+
+    static class IncompatibleFallback {
+
+        @DistributedLock(name = "x", onNotAcquired = OnNotAcquired.FALLBACK, fallback = "busy")
+        public String process(String id) {
+            return id;
+        }
+
+        Integer busy(String id) {
+            return 0;
+        }
+    }
+
+    static class FallbackWithoutMode {
+
+        @DistributedLock(name = "x", fallback = "busy")
+        public String process(String id) {
+            return id;
+        }
+
+        String busy(String id) {
+            return "busy";
+        }
+    }
+
+    static class FallbackModeWithoutMethod {
+
+        @DistributedLock(name = "x", onNotAcquired = OnNotAcquired.FALLBACK)
+        public void process() {
+        }
+    }
+
+    static class SkipPrimitive {
+
+        @DistributedLock(name = "x", onNotAcquired = OnNotAcquired.SKIP)
+        public int count() {
+            return 1;
+        }
+    }
+
+    static class PrivateMethod {
+
+        public void run() {
+            process();
+        }
+
+        @DistributedLock(name = "x")
+        private void process() {
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class BadApplication {
+
+        @Bean
+        UnknownParameter unknownParameter() {
+            return new UnknownParameter();
+        }
+    }
+}

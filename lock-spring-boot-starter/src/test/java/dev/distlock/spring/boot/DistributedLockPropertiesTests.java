@@ -1,0 +1,100 @@
+package dev.distlock.spring.boot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.distlock.testsupport.RedisExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DistributedLockPropertiesTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                DistributedLockAutoConfiguration.class))
+        .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            distributed-lock.lease-time=100ms         | distributed-lock.lease-time must be at least 300ms, was 100ms
+            distributed-lock.lease-time=400d          | distributed-lock.lease-time must be at most 365 days, was 400d
+            distributed-lock.wait-time=-1s            | distributed-lock.wait-time must not be negative, was -1s
+            distributed-lock.operation-timeout=0      | distributed-lock.operation-timeout must be positive, was 0ms
+            distributed-lock.max-backoff=-5ms         | distributed-lock.max-backoff must be positive, was -5ms
+            distributed-lock.key-prefix=locks{x}:     | distributed-lock.key-prefix
+            distributed-lock.lost-lease-policy=MAYBE  | distributed-lock.lost-lease-policy
+            distributed-lock.lease-time=soon          | distributed-lock.lease-time
+            distributed-lock.redis.port=70000         | distributed-lock.redis.port must be between 1 and 65535
+            distributed-lock.redis.database=-1        | distributed-lock.redis.database must not be negative
+            distributed-lock.redis.timeout=0s         | distributed-lock.redis.timeout must be positive
+            distributed-lock.redis.sentinel.master=m1 | distributed-lock.redis.sentinel.nodes must list at least one
+            distributed-lock.redis.url=http://h:1     | distributed-lock.redis.url is not a valid Redis URL
+            """)
+    void invalidPropertyFailsTheStartNamingIt(String property, String message) {
+        this.contextRunner.withPropertyValues(property).run((context) -> {
+            assertThat(context).hasFailed();
+            assertThat(messages(context.getStartupFailure())).contains(message);
+        });
+    }
+
+    @Test
+    void invalidSentinelNodeIsNamed() {
+        this.contextRunner
+            .withPropertyValues("distributed-lock.redis.sentinel.master=m1",
+                    "distributed-lock.redis.sentinel.nodes=localhost:26379,no-port")
+            .run((context) -> assertThat(messages(context.getStartupFailure()))
+                .contains("distributed-lock.redis.sentinel.nodes entries must be \"host:port\", was \"no-port\""));
+    }
+
+    @Test
+    void urlPasswordIsNotRepeatedInTheError() {
+        this.contextRunner.withPropertyValues("distributed-lock.redis.url=http://user:secret@h:1")
+            .run((context) -> assertThat(messages(context.getStartupFailure())).doesNotContain("secret"));
+    }
+
+    @Test
+    void configurationMetadataDescribesEveryProperty() throws Exception {
+        String json = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+            .getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+        List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
+        assertThat(properties).extracting((property) -> property.get("name"))
+            .contains("distributed-lock.enabled", "distributed-lock.key-prefix", "distributed-lock.lease-time",
+                    "distributed-lock.wait-time", "distributed-lock.operation-timeout", "distributed-lock.max-backoff",
+                    "distributed-lock.fencing", "distributed-lock.lost-lease-policy", "distributed-lock.advice-order",
+                    "distributed-lock.redis.url", "distributed-lock.redis.host", "distributed-lock.redis.port",
+                    "distributed-lock.redis.username", "distributed-lock.redis.password",
+                    "distributed-lock.redis.database", "distributed-lock.redis.ssl.enabled",
+                    "distributed-lock.redis.timeout", "distributed-lock.redis.connect-timeout",
+                    "distributed-lock.redis.client-name", "distributed-lock.redis.sentinel.master",
+                    "distributed-lock.redis.sentinel.nodes", "distributed-lock.redis.sentinel.username",
+                    "distributed-lock.redis.sentinel.password");
+        assertThat(properties).allSatisfy((property) -> assertThat((String) property.get("description"))
+            .as("description of %s", property.get("name"))
+            .isNotBlank());
+        assertThat(properties).filteredOn((property) -> property.get("name").equals("distributed-lock.key-prefix"))
+            .singleElement()
+            .satisfies((property) -> assertThat(property.get("defaultValue")).isEqualTo("lock:"));
+    }
+
+    private static String messages(Throwable failure) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable current = failure; current != null; current = current.getCause()) {
+            messages.add(String.valueOf(current.getMessage()));
+        }
+        return String.join("\n", messages);
+    }
+}
