@@ -31,6 +31,9 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
     /** Default prefix of lock keys. */
     public static final String DEFAULT_KEY_PREFIX = "lock:";
 
+    /** Longest fixed lease accepted by any acquire method; anything longer is almost certainly a unit mistake. */
+    public static final Duration MAX_LEASE_TIME = Duration.ofDays(365);
+
     /** Shortest watchdog lease that leaves a renewal room for a round trip. */
     public static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(300);
 

@@ -63,6 +63,21 @@ public final class LockTemplate {
         this.lostLeasePolicy = Objects.requireNonNull(lostLeasePolicy, "lostLeasePolicy must not be null");
     }
 
+    /** How long calls without an explicit wait time wait. */
+    public Duration defaultWaitTime() {
+        return this.defaultWaitTime;
+    }
+
+    /** The fixed lease of calls without one, or null for watchdog-renewed leases. */
+    public @Nullable Duration defaultLeaseTime() {
+        return this.defaultLeaseTime;
+    }
+
+    /** What happens when a lease is lost while a callback runs. */
+    public LostLeasePolicy lostLeasePolicy() {
+        return this.lostLeasePolicy;
+    }
+
     /** The client this template uses. */
     public RedisLockClient client() {
         return this.client;

@@ -3,6 +3,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.internal.Durations;
 import dev.distlock.core.internal.LettuceRedisGateway;
@@ -40,6 +41,8 @@ public final class RedLockClient implements AutoCloseable {
     private final List<RedisGateway> nodes;
 
     private final Duration nodeTimeout;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedLockClient(LockEngine engine, List<RedisGateway> nodes, Duration nodeTimeout) {
         this.engine = engine;
@@ -95,8 +98,12 @@ public final class RedLockClient implements AutoCloseable {
         return this.engine.watchedHolds();
     }
 
+    /** Stops renewing and closes the connections to every master; idempotent. */
     @Override
     public void close() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return;
+        }
         this.engine.close();
         for (int i = 1; i < this.nodes.size(); i++) {
             this.nodes.get(i).close();

@@ -141,7 +141,7 @@ public final class RedisLockClient implements AutoCloseable {
         return this.engine.waitingNames();
     }
 
-    /** Stops renewing and closes this client's connections. Held locks expire after their lease. */
+    /** Stops renewing and closes this client's connections; idempotent. Held locks expire after their lease. */
     @Override
     public void close() {
         this.engine.close();

@@ -2,13 +2,14 @@ package dev.distlock.core.internal;
 
 import java.time.Duration;
 
+import dev.distlock.core.LockClientOptions;
 import org.jspecify.annotations.Nullable;
 
 /** Validation and conversion of the durations users hand to the API. */
 public final class Durations {
 
     /** Longest lease accepted; anything longer is almost certainly a unit mistake. */
-    public static final Duration MAX_LEASE = Duration.ofDays(365);
+    public static final Duration MAX_LEASE = LockClientOptions.MAX_LEASE_TIME;
 
     private Durations() {
     }

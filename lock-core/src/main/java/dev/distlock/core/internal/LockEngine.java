@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.ReplicaAckPolicy;
@@ -39,6 +40,8 @@ public final class LockEngine implements AutoCloseable {
     private final ConcurrentMap<ThreadHoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
 
     private final Executor completionExecutor = ForkJoinPool.commonPool();
+
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
@@ -173,6 +176,9 @@ public final class LockEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return;
+        }
         this.watchdog.close();
         this.scheduler.shutdownNow();
         this.gateway.close();
