@@ -1,0 +1,19 @@
+-- Reads an item's stock for a lock holder and records the holder's fencing token as the newest seen.
+-- Recording it on the read (not only on the write) closes the gap where a newer holder has read but not yet
+-- written when a paused older holder wakes up: the older holder's write is refused either way.
+-- KEYS[1] item hash (fields: stock, initial, lastToken, staleRejected)
+-- ARGV[1] fencing token (decimal integer string)
+-- Returns {1, stock}                when accepted
+--         {-1, 0}                   when the item does not exist
+--         {-2, newest token seen}   when the token is older than the newest seen (counted in staleRejected)
+if redis.call('exists', KEYS[1]) == 0 then
+    return {-1, 0}
+end
+local newest = redis.call('hget', KEYS[1], 'lastToken') or '0'
+-- tokens stay below 2^53, so comparing them as Lua numbers (doubles) is exact
+if tonumber(ARGV[1]) < tonumber(newest) then
+    redis.call('hincrby', KEYS[1], 'staleRejected', 1)
+    return {-2, tonumber(newest)}
+end
+redis.call('hset', KEYS[1], 'lastToken', ARGV[1])
+return {1, tonumber(redis.call('hget', KEYS[1], 'stock'))}
