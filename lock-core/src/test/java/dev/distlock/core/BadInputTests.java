@@ -92,6 +92,16 @@ class BadInputTests {
     }
 
     @Test
+    void closedClientRefusesToAcquire() {
+        RedisLockClient closed = this.clients.create();
+        closed.close();
+        closed.close();
+        org.assertj.core.api.Assertions.assertThatIllegalStateException()
+            .isThrownBy(() -> closed.getLock("after-close").acquire(Duration.ZERO))
+            .withMessageContaining("closed");
+    }
+
+    @Test
     void invalidOptionsNameTheSetting() {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> LockClientOptions.builder().watchdogLease(Duration.ofMillis(100)).build())

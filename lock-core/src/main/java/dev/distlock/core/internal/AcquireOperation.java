@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -118,11 +119,13 @@ final class AcquireOperation {
                 this.protocol.leaveQueue(this.owner);
             }
         });
-        CompletableFuture.delayedExecutor(remaining, TimeUnit.NANOSECONDS).execute(() -> {
+        // Bounds the wait for the racer slot; cancelled on completion so long waits leave no timer behind.
+        ScheduledFuture<?> deadline = this.engine.scheduler().schedule(() -> {
             if (!this.racing) {
                 notAcquired();
             }
-        });
+        }, remaining, TimeUnit.NANOSECONDS);
+        this.result.whenComplete((grant, ex) -> deadline.cancel(false));
         // Attempt only once subscribed, so a release between the refused attempt and the subscription is not missed.
         turn.thenCompose((ignored) -> this.engine.waitRooms().subscribedOrDone(entered)
                 .completeOnTimeout(null, Math.max(0, this.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS))

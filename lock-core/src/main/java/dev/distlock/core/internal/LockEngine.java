@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -71,6 +72,19 @@ public final class LockEngine implements AutoCloseable {
 
     String newOwner() {
         return this.ownerTokens.next();
+    }
+
+    /** Fails fast once the client is closed, instead of queueing work no thread will run. */
+    void checkOpen(String lockName) {
+        if (this.closed.get()) {
+            throw new IllegalStateException("The lock client is closed: lock '" + lockName
+                    + "' cannot be used. Create a new client.");
+        }
+    }
+
+    /** The client's single timer thread (watchdog ticks, wait deadlines); tasks on it must not block. */
+    ScheduledExecutorService scheduler() {
+        return this.scheduler;
     }
 
     LeaseWatchdog watchdog() {

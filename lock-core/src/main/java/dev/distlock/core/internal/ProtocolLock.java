@@ -84,6 +84,7 @@ public final class ProtocolLock implements DistributedLock {
             throws InterruptedException {
         Durations.requireNonNegative("waitTime", waitTime);
         long leaseMillis = leaseMillis(leaseTime);
+        this.engine.checkOpen(name());
         Thread thread = Thread.currentThread();
         Hold current = this.engine.threadHolds().get(threadKey(thread));
         if (current != null) {
@@ -187,6 +188,7 @@ public final class ProtocolLock implements DistributedLock {
     public CompletionStage<LockLease> acquireAsync(Duration waitTime, @Nullable Duration leaseTime) {
         Durations.requireNonNegative("waitTime", waitTime);
         long leaseMillis = leaseMillis(leaseTime);
+        this.engine.checkOpen(name());
         CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, "", waitTime)
             .start();
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
