@@ -23,23 +23,41 @@ import org.springframework.core.annotation.AliasFor;
  * the evaluated key alone when the name is empty. At least one must be set. The client's key prefix
  * ({@code distributed-lock.key-prefix}) is added in front by the lock client.
  *
+ * <p><b>Lock type.</b> {@link #type()} picks the kind of lock: {@link LockType#REENTRANT} (default),
+ * {@link LockType#FAIR}, {@link LockType#READ}, {@link LockType#WRITE} or {@link LockType#REDLOCK}.
+ *
+ * <p><b>Several keys.</b> {@link #keys()} takes several SpEL expressions instead of {@link #key()}; every key gives one
+ * lock name ({@code name + ":" + key}) and all of them are acquired all or nothing, in a fixed order, so two calls
+ * with overlapping key sets cannot deadlock:
+ *
+ * <pre>{@code
+ * @DistributedLock(name = "account", keys = { "#from.id", "#to.id" })
+ * public void transfer(Account from, Account to, Money amount) { ... }
+ * }</pre>
+ *
+ * A key expression may also evaluate to a collection or array, whose elements are keys ({@code keys = "#skus"}).
+ * Several keys are supported with {@link LockType#REENTRANT} only.
+ *
  * <p><b>Key.</b> A SpEL expression evaluated for every call: parameters by name ({@code #order.id}, methods must be
  * compiled with {@code -parameters}, which Spring Boot's build plugins do) or by index ({@code #p0}, {@code #a0}),
  * {@code #root.method}, {@code #root.args}, {@code #root.target}, {@code #root.targetClass}, and beans as
  * {@code @beanName}. A key that evaluates to {@code null} or blank fails with an {@link IllegalArgumentException}
- * naming the expression, before anything is sent to Redis.
+ * naming the expression, before anything is sent to Redis; so does a {@link #keys()} element that is {@code null} or
+ * blank, or a key collection that is empty.
  *
  * <p><b>Validation.</b> Every annotated method of every bean is checked when the bean is created: the expression
  * parses and only names existing parameters and beans, durations parse and are in range, the fallback method exists
- * with a compatible signature, and {@link OnNotAcquired#SKIP} is only used where a method can return "nothing". A
- * mistake fails the application start with a message naming the class, method, attribute and value.
+ * with a compatible signature, {@link OnNotAcquired#SKIP} is only used where a method can return "nothing",
+ * {@link #key()} and {@link #keys()} are not both set, several keys only come with {@link LockType#REENTRANT}, and
+ * {@link LockType#REDLOCK} has its nodes configured. A mistake fails the application start with a message naming the
+ * class, method, attribute and value.
  *
  * <p><b>Ordering.</b> The advice runs outside {@code @Transactional} by default
  * ({@code distributed-lock.advice-order}), so the lock is released after the transaction commits or rolls back.
  *
- * <p><b>Reentrancy.</b> A nested call on the same thread that needs a lock it already holds re-enters it (the lock is
- * released when the outermost call returns). The lease of the innermost call is available to the method through
- * {@link LockContext#currentLease()}.
+ * <p><b>Reentrancy.</b> A nested call on the same thread that needs a lock it already holds (same type and name, or
+ * the same keys) re-enters it; the lock is released when the outermost call returns. The lease of the innermost call
+ * is available to the method through {@link LockContext#currentLease()}.
  *
  * <p>Usable as a meta-annotation: a composed annotation may fix some attributes and expose others with
  * {@link AliasFor @AliasFor}. Like all Spring proxy-based advice, calls from within the same object
@@ -56,10 +74,19 @@ public @interface DistributedLock {
 
     /**
      * SpEL expression for the variable part of the lock name, e.g. {@code "#order.id"}. Empty: the lock name is
-     * {@link #name()} alone.
+     * {@link #name()} alone. Not together with {@link #keys()}.
      */
     @AliasFor("value")
     String key() default "";
+
+    /**
+     * SpEL expressions for a multi-key lock, e.g. {@code { "#from.id", "#to.id" }}: every key (an expression may also
+     * evaluate to a collection or array of keys) gives one lock name, {@code name + ":" + key} (or the key alone when
+     * {@link #name()} is empty), and all of them are acquired all or nothing. Duplicates count once. The lease of the
+     * call reports one fencing token per lock name in {@link dev.distlock.core.LockLease#fencingTokens()}. Only with
+     * {@link LockType#REENTRANT}; not together with {@link #key()}.
+     */
+    String[] keys() default {};
 
     /**
      * Static lock name, or prefix of the evaluated {@link #key()} (joined with {@code ':'}), e.g. {@code "orders"}.
@@ -69,17 +96,20 @@ public @interface DistributedLock {
 
     /**
      * How long to wait for the lock, as a duration string: {@code "2s"}, {@code "500ms"}, {@code "PT2S"}, or
-     * {@code "0"} for exactly one attempt; {@code ${...}} placeholders are resolved. Empty: the
-     * {@code distributed-lock.wait-time} property.
+     * {@code "0"} for exactly one attempt; {@code ${...}} placeholders are resolved. Empty: the {@code LockTemplate}'s
+     * default wait time ({@code distributed-lock.wait-time} for the auto-configured template).
      */
     String waitTime() default "";
 
     /**
      * Fixed lease after which the lock expires even if the method is still running, as a duration string with
-     * placeholders like {@link #waitTime()}. Empty (recommended): the lease is renewed by the watchdog for as long as
-     * the method runs.
+     * placeholders like {@link #waitTime()}. Empty (recommended): the {@code LockTemplate}'s default lease, which for
+     * the auto-configured template is a lease renewed by the watchdog for as long as the method runs.
      */
     String leaseTime() default "";
+
+    /** The kind of lock; see {@link LockType}. */
+    LockType type() default LockType.REENTRANT;
 
     /** What to do when the lock stays busy for the whole wait time. */
     OnNotAcquired onNotAcquired() default OnNotAcquired.THROW;

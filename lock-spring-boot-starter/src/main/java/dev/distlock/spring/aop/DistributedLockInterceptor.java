@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -12,6 +13,8 @@ import dev.distlock.core.DistributedLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
+import dev.distlock.core.RedLockClient;
+import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -25,15 +28,18 @@ import org.springframework.util.function.SingletonSupplier;
  * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
  * {@link LockTemplate#execute(DistributedLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
  * released when the method returns or throws and a lost lease is handled by the template's
- * {@link dev.distlock.core.LostLeasePolicy}. While the method runs, its lease is available from
- * {@link LockContext#currentLease()}.
+ * {@link dev.distlock.core.LostLeasePolicy}. Declarations without a wait or lease time use the template's defaults.
+ * While the method runs, its lease is available from {@link LockContext#currentLease()}.
  *
  * <p>When the lock is not acquired within the wait time the method does not run, and the declaration's
  * {@link OnNotAcquired} decides the outcome. A {@link LockNotAcquiredException} thrown by the method itself (from a
  * lock it takes inside) is passed through unchanged.
  *
- * <p>The template and the default wait time are looked up at the first call, so this interceptor can be created early
- * (as advisors are) without pulling the Redis connection into the bean post-processing phase.
+ * <p>Every acquisition attempt, and the loss of every lease it acquired, is reported to the
+ * {@link LockAdviceListener}s.
+ *
+ * <p>The template, the RedLock client and the listeners are looked up at the first call, so this interceptor can be
+ * created early (as advisors are) without pulling the Redis connection into the bean post-processing phase.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -43,19 +49,35 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 
     private final Supplier<LockTemplate> template;
 
-    private final Supplier<Duration> defaultWaitTime;
+    private final Supplier<Optional<RedLockClient>> redLockClient;
+
+    private final Supplier<List<LockAdviceListener>> listeners;
+
+    /**
+     * An interceptor without {@link LockType#REDLOCK} support and without listeners.
+     *
+     * @param operations where the annotated methods' validated declarations come from
+     * @param template the template that runs the methods (looked up once, at the first call)
+     */
+    public DistributedLockInterceptor(LockOperationSource operations, Supplier<LockTemplate> template) {
+        this(operations, template, () -> null, List::of);
+    }
 
     /**
      * @param operations where the annotated methods' validated declarations come from
      * @param template the template that runs the methods (looked up once, at the first call)
-     * @param defaultWaitTime the wait time of declarations without one (looked up once, at the first call)
+     * @param redLockClient the client of {@link LockType#REDLOCK} methods, or null if there is none (looked up once,
+     * at the first RedLock call)
+     * @param listeners told about every acquisition and lease loss (looked up once, at the first call)
      */
     public DistributedLockInterceptor(LockOperationSource operations, Supplier<LockTemplate> template,
-            Supplier<Duration> defaultWaitTime) {
+            Supplier<@Nullable RedLockClient> redLockClient, Supplier<List<LockAdviceListener>> listeners) {
         this.operations = Objects.requireNonNull(operations, "operations must not be null");
         this.template = SingletonSupplier.of(Objects.requireNonNull(template, "template must not be null"));
-        this.defaultWaitTime = SingletonSupplier.of(Objects.requireNonNull(defaultWaitTime,
-                "defaultWaitTime must not be null"));
+        Objects.requireNonNull(redLockClient, "redLockClient must not be null");
+        this.redLockClient = SingletonSupplier.of(() -> Optional.ofNullable(redLockClient.get()));
+        Objects.requireNonNull(listeners, "listeners must not be null");
+        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
     }
 
     @Override
@@ -69,21 +91,35 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         LockTemplate template = this.template.get();
         @Nullable Object[] args = invocation.getArguments();
-        DistributedLock lock = this.operations.resolver().resolve(operation, args, target, template.client());
-        Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : this.defaultWaitTime.get();
-        boolean[] entered = new boolean[1];
+        DistributedLock lock = this.operations.resolver().resolve(operation, args, target, template.client(),
+                this::requireRedLockClient);
+        Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : template.defaultWaitTime();
+        Duration leaseTime = (operation.leaseTime() != null) ? operation.leaseTime() : template.defaultLeaseTime();
+        Attempt attempt = new Attempt(operation.declaration(), this.listeners.get(), lock);
         try {
-            return template.<@Nullable Object, Throwable>execute(lock, waitTime, operation.leaseTime(), (lease) -> {
-                entered[0] = true;
+            return template.<@Nullable Object, Throwable>execute(lock, waitTime, leaseTime, (lease) -> {
+                attempt.acquired(lease);
                 return proceedHolding(invocation, lease);
             });
         }
         catch (LockNotAcquiredException ex) {
-            if (entered[0]) {
+            if (attempt.entered) {
                 throw ex;
             }
+            attempt.finished(Outcome.NOT_ACQUIRED);
             return notAcquired(operation, target, args, ex);
         }
+        catch (Throwable ex) {
+            if (!attempt.entered) {
+                attempt.finished(Outcome.FAILED);
+            }
+            throw ex;
+        }
+    }
+
+    private RedLockClient requireRedLockClient() {
+        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @DistributedLock(type ="
+                + " REDLOCK) method was called, but there is no RedLockClient: set distributed-lock.redlock.nodes"));
     }
 
     private static @Nullable Object proceedHolding(MethodInvocation invocation, LockLease lease) throws Throwable {
@@ -124,6 +160,56 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         catch (InvocationTargetException invocationFailure) {
             throw invocationFailure.getTargetException();
+        }
+    }
+
+    /** One acquisition attempt: times it and tells the listeners. */
+    private static final class Attempt {
+
+        private final String declaration;
+
+        private final List<LockAdviceListener> listeners;
+
+        private final boolean reentry;
+
+        private final long startedAt = System.nanoTime();
+
+        private boolean entered;
+
+        Attempt(String declaration, List<LockAdviceListener> listeners, DistributedLock lock) {
+            this.declaration = declaration;
+            this.listeners = listeners;
+            // A re-entered hold is already watched by the listener registered when it was first acquired.
+            this.reentry = !listeners.isEmpty() && lock.isHeldByCurrentThread();
+        }
+
+        void acquired(LockLease lease) {
+            this.entered = true;
+            finished(Outcome.ACQUIRED);
+            if (!this.reentry) {
+                for (LockAdviceListener listener : this.listeners) {
+                    lease.addLossListener((loss) -> safely(() -> listener.leaseLost(this.declaration, loss)));
+                }
+            }
+        }
+
+        void finished(Outcome outcome) {
+            if (this.listeners.isEmpty()) {
+                return;
+            }
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - this.startedAt);
+            for (LockAdviceListener listener : this.listeners) {
+                safely(() -> listener.acquireFinished(this.declaration, outcome, elapsed));
+            }
+        }
+
+        private static void safely(Runnable call) {
+            try {
+                call.run();
+            }
+            catch (RuntimeException ex) {
+                logger.warn("A LockAdviceListener failed; ignoring it", ex);
+            }
         }
     }
 }

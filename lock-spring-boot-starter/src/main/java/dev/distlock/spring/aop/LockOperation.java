@@ -2,6 +2,7 @@ package dev.distlock.spring.aop;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -11,22 +12,35 @@ import org.springframework.expression.Expression;
  * One validated {@link DistributedLock @DistributedLock} declaration, resolved for a method of a target class. Built
  * once by {@link LockOperationSource} and cached; immutable.
  *
- * @param method the most specific method on the target class (its parameter names feed the key expression)
+ * @param method the most specific method on the target class (its parameter names feed the key expressions)
  * @param targetClass the bean class
  * @param description {@code Class.method(ParamTypes)} for messages
+ * @param declaration the static name, or {@code ClassName.methodName} when it is empty: a bounded identifier for
+ * metrics and listeners
+ * @param type the kind of lock
  * @param name the static name or prefix, possibly empty
- * @param key the parsed key expression, or null when the lock name is {@code name} alone
- * @param keySource the key expression as written, for messages
- * @param waitTime the wait time, or null for the configured default
- * @param leaseTime the fixed lease, or null for a watchdog-renewed lease
+ * @param keys the parsed key expressions: none when the lock name is {@code name} alone, one for {@code key}, one or
+ * more for {@code keys}
+ * @param multiKey whether the declaration uses {@code keys} (a multi-key lock), even with a single expression
+ * @param waitTime the wait time, or null for the template's default
+ * @param leaseTime the fixed lease, or null for the template's default (a watchdog-renewed lease by default)
  * @param onNotAcquired what to do when the lock is not acquired
  * @param fallback the fallback method for {@link OnNotAcquired#FALLBACK}, made accessible
  * @param fallbackTakesException whether the fallback's last parameter receives the not-acquired exception
  * @param returnsOptional whether the method returns {@code java.util.Optional} (what {@link OnNotAcquired#SKIP}
  * returns)
  */
-record LockOperation(Method method, Class<?> targetClass, String description, String name,
-        @Nullable Expression key, String keySource, @Nullable Duration waitTime, @Nullable Duration leaseTime,
+record LockOperation(Method method, Class<?> targetClass, String description, String declaration, LockType type,
+        String name, List<Key> keys, boolean multiKey, @Nullable Duration waitTime, @Nullable Duration leaseTime,
         OnNotAcquired onNotAcquired, @Nullable Method fallback, boolean fallbackTakesException,
         boolean returnsOptional) {
+
+    /**
+     * One key expression.
+     *
+     * @param expression the parsed expression
+     * @param source the expression as written, for messages
+     */
+    record Key(Expression expression, String source) {
+    }
 }

@@ -12,11 +12,15 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.RedLockClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
@@ -24,9 +28,9 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.PropertyResolver;
-import org.springframework.expression.Expression;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
 
 /**
  * Finds {@link DistributedLock @DistributedLock} declarations (directly or through composed annotations, on the
@@ -38,22 +42,24 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockOperationSource {
 
-    private static final Duration MAX_LEASE = Duration.ofDays(365);
-
     private final Map<MethodClassKey, Optional<LockOperation>> cache = new ConcurrentHashMap<>(256);
 
     private final LockResolver resolver;
 
     private final PropertyResolver placeholders;
 
+    private final BeanFactory beanFactory;
+
     /**
-     * @param beanFactory resolves {@code @bean} references in key expressions
+     * @param beanFactory resolves {@code @bean} references in key expressions, and tells whether a
+     * {@link RedLockClient} is defined for {@link LockType#REDLOCK} declarations
      * @param placeholders resolves {@code ${...}} in wait and lease times (the application's
      * {@link org.springframework.core.env.Environment})
      */
     public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders) {
         this.resolver = new LockResolver(beanFactory);
         this.placeholders = placeholders;
+        this.beanFactory = beanFactory;
     }
 
     /**
@@ -130,19 +136,37 @@ public final class LockOperationSource {
         Invalid invalid = new Invalid(description);
         String name = annotation.name().trim();
         String keySource = annotation.key().trim();
-        if (name.isEmpty() && keySource.isEmpty()) {
+        String[] multiKeys = annotation.keys();
+        boolean multiKey = multiKeys.length > 0;
+        LockType type = annotation.type();
+        if (multiKey && !keySource.isEmpty()) {
+            throw invalid.because("keys", Arrays.toString(multiKeys), "key = \"" + keySource + "\" is set too, but"
+                    + " key and keys are mutually exclusive: use key for one lock, keys for a multi-key lock");
+        }
+        if (multiKey && type != LockType.REENTRANT) {
+            throw invalid.because("type", type.name(), "a multi-key lock (keys = " + Arrays.toString(multiKeys)
+                    + ") is only supported with type = REENTRANT; use key for a single " + type + " lock");
+        }
+        if (name.isEmpty() && keySource.isEmpty() && !multiKey) {
             throw invalid.because("name", annotation.name(), "key is empty too, and at least one must be set: name"
                     + " for a fixed lock name, key for a SpEL expression such as \"#order.id\", or both (the name then"
                     + " prefixes the key)");
         }
-        Expression key = null;
+        if (type == LockType.REDLOCK && !redLockAvailable()) {
+            throw invalid.because("type", type.name(), "RedLock needs independent Redis masters, but none are"
+                    + " configured: set distributed-lock.redlock.nodes to at least 3 redis:// URIs (or define a "
+                    + RedLockClient.class.getSimpleName() + " bean)");
+        }
+        List<LockOperation.Key> keys = new ArrayList<>();
         if (!keySource.isEmpty()) {
-            try {
-                key = this.resolver.parseKey(keySource, method);
+            keys.add(parseKey(keySource, "key", annotation.key(), method, invalid));
+        }
+        for (int i = 0; i < multiKeys.length; i++) {
+            String attribute = "keys[" + i + "]";
+            if (!StringUtils.hasText(multiKeys[i])) {
+                throw invalid.because(attribute, multiKeys[i], "a key expression must not be empty");
             }
-            catch (IllegalArgumentException ex) {
-                throw invalid.because("key", annotation.key(), ex.getMessage(), ex);
-            }
+            keys.add(parseKey(multiKeys[i].trim(), attribute, multiKeys[i], method, invalid));
         }
         Duration waitTime = duration(annotation.waitTime(), "waitTime", false, invalid);
         Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", true, invalid);
@@ -186,8 +210,29 @@ public final class LockOperationSource {
             throw invalid.because("onNotAcquired", "SKIP", "the method returns " + returnType.getName()
                     + ", which has no empty value: return a wrapper or Optional, or use FALLBACK");
         }
-        return new LockOperation(method, targetClass, description, name, key, keySource, waitTime, leaseTime,
-                onNotAcquired, fallback, fallbackTakesException, returnType == Optional.class);
+        String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
+        return new LockOperation(method, targetClass, description, declaration, type, name, List.copyOf(keys),
+                multiKey, waitTime, leaseTime, onNotAcquired, fallback, fallbackTakesException,
+                returnType == Optional.class);
+    }
+
+    private LockOperation.Key parseKey(String source, String attribute, String written, Method method,
+            Invalid invalid) {
+        try {
+            return new LockOperation.Key(this.resolver.parseKey(source, method), source);
+        }
+        catch (IllegalArgumentException ex) {
+            throw invalid.because(attribute, written, ex.getMessage(), ex);
+        }
+    }
+
+    /** Whether a {@link RedLockClient} bean is defined (by {@code distributed-lock.redlock.nodes} or by the user). */
+    private boolean redLockAvailable() {
+        if (!(this.beanFactory instanceof ListableBeanFactory listable)) {
+            return true; // cannot tell here: the first call fails instead
+        }
+        return BeanFactoryUtils.beanNamesForTypeIncludingAncestors(listable, RedLockClient.class, true,
+                false).length > 0;
     }
 
     private @Nullable Duration duration(String value, String attribute, boolean lease, Invalid invalid) {
@@ -219,9 +264,9 @@ public final class LockOperationSource {
             throw invalid.because(attribute, value, "a lease must be positive" + resolvedFrom(value, resolved)
                     + "; leave leaseTime empty for a watchdog-renewed lease");
         }
-        if (lease && duration.compareTo(MAX_LEASE) > 0) {
-            throw invalid.because(attribute, value, "it is longer than " + MAX_LEASE.toDays() + " days"
-                    + resolvedFrom(value, resolved) + "; leave leaseTime empty for a watchdog-renewed lease");
+        if (lease && duration.compareTo(LockClientOptions.MAX_LEASE_TIME) > 0) {
+            throw invalid.because(attribute, value, "it is longer than " + LockClientOptions.MAX_LEASE_TIME.toDays()
+                    + " days" + resolvedFrom(value, resolved) + "; leave leaseTime empty for a watchdog-renewed lease");
         }
         return duration;
     }

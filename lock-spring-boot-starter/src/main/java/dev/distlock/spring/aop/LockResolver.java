@@ -1,14 +1,18 @@
 package dev.distlock.spring.aop;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
 import org.jspecify.annotations.Nullable;
 
@@ -37,8 +41,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * Turns a {@link LockOperation} and a call into the lock to take: parses and checks key expressions once, evaluates
- * them per call, composes the lock name and asks the client for the lock. The one place that knows how a
- * {@code @DistributedLock} maps to locks, so lock types and multiple keys can be added here.
+ * them per call, composes the lock names and asks the right client for the lock of the declared type. The one place
+ * that knows how a {@code @DistributedLock} maps to locks.
  */
 final class LockResolver {
 
@@ -166,48 +170,121 @@ final class LockResolver {
     /**
      * The lock for one call.
      *
-     * @throws IllegalArgumentException if the key evaluates to null or blank, or cannot be evaluated; nothing has been
-     * sent to Redis
+     * @param client the client of every type but {@link LockType#REDLOCK}
+     * @param redLockClient the client of {@link LockType#REDLOCK}, looked up only for that type
+     * @throws IllegalArgumentException if a key evaluates to null or blank, or cannot be evaluated, or the resulting
+     * lock name is invalid; nothing has been sent to Redis
      */
-    DistributedLock resolve(LockOperation operation, @Nullable Object[] args, Object target,
-            RedisLockClient client) {
-        return client.getLock(lockName(operation, args, target));
+    DistributedLock resolve(LockOperation operation, @Nullable Object[] args, Object target, RedisLockClient client,
+            Supplier<RedLockClient> redLockClient) {
+        if (operation.multiKey()) {
+            return client.getMultiLock(lockNames(operation, args, target));
+        }
+        String name = lockName(operation, args, target);
+        return switch (operation.type()) {
+            case REENTRANT -> client.getLock(name);
+            case FAIR -> client.getFairLock(name);
+            case READ -> client.getReadWriteLock(name).readLock();
+            case WRITE -> client.getReadWriteLock(name).writeLock();
+            case REDLOCK -> redLockClient.get().getLock(name);
+        };
     }
 
-    /** The lock name for one call: {@code name:key}, {@code name} or {@code key}. */
+    /** The lock name of a single-key call: {@code name:key}, {@code name} or {@code key}. */
     String lockName(LockOperation operation, @Nullable Object[] args, Object target) {
-        Expression key = operation.key();
-        if (key == null) {
+        if (operation.keys().isEmpty()) {
             return operation.name();
         }
-        String evaluated = evaluate(key, operation, args, target);
-        return operation.name().isEmpty() ? evaluated : operation.name() + ":" + evaluated;
+        LockOperation.Key key = operation.keys().get(0);
+        Object value = evaluate(key, operation, args, target);
+        String text = (value instanceof Object[] array) ? Arrays.deepToString(array) : value.toString();
+        if (!StringUtils.hasText(text)) {
+            throw new IllegalArgumentException(keyProblem(key, operation, "evaluated to a blank string"));
+        }
+        return qualified(operation, text);
     }
 
-    private String evaluate(Expression key, LockOperation operation, @Nullable Object[] args, Object target) {
+    /**
+     * The lock names of a multi-key call: one per key, where an expression that evaluates to a collection or array
+     * contributes each of its elements.
+     */
+    List<String> lockNames(LockOperation operation, @Nullable Object[] args, Object target) {
+        List<String> names = new ArrayList<>();
+        for (LockOperation.Key key : operation.keys()) {
+            int before = names.size();
+            addKeys(evaluate(key, operation, args, target), key, operation, names);
+            if (names.size() == before) {
+                throw new IllegalArgumentException(keyProblem(key, operation, "evaluated to no keys (an empty "
+                        + "collection or array)"));
+            }
+        }
+        return names;
+    }
+
+    private static void addKeys(Object value, LockOperation.Key key, LockOperation operation, List<String> names) {
+        if (value instanceof Collection<?> collection) {
+            int index = 0;
+            for (Object element : collection) {
+                addElement(element, index++, key, operation, names);
+            }
+        }
+        else if (value.getClass().isArray()) {
+            for (int index = 0; index < Array.getLength(value); index++) {
+                addElement(Array.get(value, index), index, key, operation, names);
+            }
+        }
+        else {
+            String text = value.toString();
+            if (!StringUtils.hasText(text)) {
+                throw new IllegalArgumentException(keyProblem(key, operation, "evaluated to a blank string"));
+            }
+            names.add(qualified(operation, text));
+        }
+    }
+
+    private static void addElement(@Nullable Object element, int index, LockOperation.Key key,
+            LockOperation operation, List<String> names) {
+        if (element == null) {
+            throw new IllegalArgumentException(keyProblem(key, operation,
+                    "evaluated to a collection or array whose element " + index + " is null"));
+        }
+        if (element instanceof Collection<?> || element.getClass().isArray()) {
+            addKeys(element, key, operation, names);
+            return;
+        }
+        String text = element.toString();
+        if (!StringUtils.hasText(text)) {
+            throw new IllegalArgumentException(keyProblem(key, operation,
+                    "evaluated to a collection or array whose element " + index + " is blank"));
+        }
+        names.add(qualified(operation, text));
+    }
+
+    private static String qualified(LockOperation operation, String key) {
+        return operation.name().isEmpty() ? key : operation.name() + ":" + key;
+    }
+
+    private Object evaluate(LockOperation.Key key, LockOperation operation, @Nullable Object[] args, Object target) {
         LockExpressionRoot root = new LockExpressionRoot(operation.method(), args, target, operation.targetClass());
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, operation.method(), args,
                 this.parameterNames);
         context.setBeanResolver(this.beanResolver);
         Object value;
         try {
-            value = key.getValue(context);
+            value = key.expression().getValue(context);
         }
         catch (EvaluationException ex) {
-            throw new IllegalArgumentException(keyProblem(operation, "could not be evaluated: " + ex.getMessage()), ex);
+            throw new IllegalArgumentException(keyProblem(key, operation, "could not be evaluated: "
+                    + ex.getMessage()), ex);
         }
         if (value == null) {
-            throw new IllegalArgumentException(keyProblem(operation, "evaluated to null"));
+            throw new IllegalArgumentException(keyProblem(key, operation, "evaluated to null"));
         }
-        String text = (value instanceof Object[] array) ? Arrays.deepToString(array) : value.toString();
-        if (!StringUtils.hasText(text)) {
-            throw new IllegalArgumentException(keyProblem(operation, "evaluated to a blank string"));
-        }
-        return text;
+        return value;
     }
 
-    private static String keyProblem(LockOperation operation, String problem) {
-        return "Lock key expression '" + operation.keySource() + "' on " + operation.description() + " " + problem
+    private static String keyProblem(LockOperation.Key key, LockOperation operation, String problem) {
+        return "Lock key expression '" + key.source() + "' on " + operation.description() + " " + problem
                 + "; the lock was not attempted and the method did not run";
     }
 }

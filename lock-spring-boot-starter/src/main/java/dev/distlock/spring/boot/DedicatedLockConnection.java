@@ -1,35 +1,60 @@
 package dev.distlock.spring.boot;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.RedisLockClient;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.StringUtils;
 
 /**
- * The Lettuce client of a dedicated lock connection ({@code distributed-lock.redis.*}), owned by the starter: created
- * from the properties and shut down when the context closes, after the lock client that uses it (which depends on
- * this bean) has been closed.
+ * The Lettuce client of a dedicated lock connection ({@code distributed-lock.redis.*}), owned by the starter: a
+ * {@link RedisClient} for a standalone or Sentinel-managed Redis, a {@link RedisClusterClient} for a Redis Cluster
+ * ({@code cluster.nodes}). Created from the properties and shut down when the context closes, after the lock client
+ * that uses it (which depends on this bean) has been closed.
  */
 final class DedicatedLockConnection implements DisposableBean {
 
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
-    private final RedisClient client;
+    private final AbstractRedisClient client;
+
+    private final String description;
 
     DedicatedLockConnection(DistributedLockProperties.Redis properties) {
-        this.client = RedisClient.create(redisUri(properties));
-        this.client.setOptions(clientOptions(properties));
+        if (properties.isCluster()) {
+            RedisClusterClient cluster = RedisClusterClient.create(clusterUris(properties));
+            cluster.setOptions(clusterClientOptions(properties));
+            this.client = cluster;
+            this.description = "the dedicated distributed-lock.redis.cluster.* connection";
+        }
+        else {
+            RedisClient redis = RedisClient.create(redisUri(properties));
+            redis.setOptions(clientOptions(properties));
+            this.client = redis;
+            this.description = "the dedicated distributed-lock.redis.* connection";
+        }
     }
 
-    RedisClient client() {
+    AbstractRedisClient client() {
         return this.client;
+    }
+
+    /** A lock client on this connection. */
+    RedisLockClient createLockClient(LockClientOptions options) {
+        return RedisLockClients.create(this.client, options, this.description);
     }
 
     @Override
@@ -87,6 +112,34 @@ final class DedicatedLockConnection implements DisposableBean {
     }
 
     private static RedisURI sentinelUri(String node, DistributedLockProperties.Redis.Sentinel sentinel, boolean ssl) {
+        RedisURI.Builder builder = hostAndPort("redis.sentinel.nodes", node);
+        authenticate(builder, sentinel.getUsername(), sentinel.getPassword());
+        if (ssl) {
+            builder.withSsl(true);
+        }
+        return builder.build();
+    }
+
+    static List<RedisURI> clusterUris(DistributedLockProperties.Redis properties) {
+        List<RedisURI> uris = new ArrayList<>();
+        for (String node : properties.getCluster().getNodes()) {
+            RedisURI.Builder builder = hostAndPort("redis.cluster.nodes", node);
+            authenticate(builder, properties.getUsername(), properties.getPassword());
+            if (properties.getSsl().isEnabled()) {
+                builder.withSsl(true);
+            }
+            if (properties.getTimeout() != null) {
+                builder.withTimeout(properties.getTimeout());
+            }
+            if (StringUtils.hasText(properties.getClientName())) {
+                builder.withClientName(properties.getClientName());
+            }
+            uris.add(builder.build());
+        }
+        return uris;
+    }
+
+    private static RedisURI.Builder hostAndPort(String property, String node) {
         int colon = node.lastIndexOf(':');
         int port;
         try {
@@ -96,15 +149,10 @@ final class DedicatedLockConnection implements DisposableBean {
             port = -1;
         }
         if (colon <= 0 || port < 1 || port > 65535) {
-            throw DistributedLockProperties.invalid("redis.sentinel.nodes", node,
-                    "distributed-lock.redis.sentinel.nodes entries must be \"host:port\", was \"" + node + "\"");
+            throw DistributedLockProperties.invalid(property, node, DistributedLockProperties.PREFIX + "." + property
+                    + " entries must be \"host:port\", was \"" + node + "\"");
         }
-        RedisURI.Builder builder = RedisURI.Builder.redis(node.substring(0, colon).trim(), port);
-        authenticate(builder, sentinel.getUsername(), sentinel.getPassword());
-        if (ssl) {
-            builder.withSsl(true);
-        }
-        return builder.build();
+        return RedisURI.Builder.redis(node.substring(0, colon).trim(), port);
     }
 
     private static void authenticate(RedisURI.Builder builder, @Nullable String username, @Nullable String password) {
@@ -123,6 +171,19 @@ final class DedicatedLockConnection implements DisposableBean {
         ClientOptions.Builder builder = ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled());
         if (properties.getConnectTimeout() != null) {
             builder.socketOptions(SocketOptions.builder().connectTimeout(properties.getConnectTimeout()).build());
+        }
+        return builder.build();
+    }
+
+    private static ClusterClientOptions clusterClientOptions(DistributedLockProperties.Redis properties) {
+        ClusterClientOptions.Builder builder = ClusterClientOptions.builder()
+            .timeoutOptions(TimeoutOptions.enabled());
+        if (properties.getConnectTimeout() != null) {
+            builder.socketOptions(SocketOptions.builder().connectTimeout(properties.getConnectTimeout()).build());
+        }
+        Integer maxRedirects = properties.getCluster().getMaxRedirects();
+        if (maxRedirects != null) {
+            builder.maxRedirects(maxRedirects);
         }
         return builder.build();
     }

@@ -6,6 +6,8 @@ import java.util.List;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.core.RedLockClient;
+import dev.distlock.core.ReplicaAckPolicy;
 import dev.distlock.spring.aop.DistributedLockAdvisor;
 import org.jspecify.annotations.Nullable;
 
@@ -23,8 +25,6 @@ public class DistributedLockProperties implements InitializingBean {
 
     /** The prefix of every property. */
     public static final String PREFIX = "distributed-lock";
-
-    private static final Duration MAX_LEASE = Duration.ofDays(365);
 
     /** Whether to auto-configure distributed locks. */
     private boolean enabled = true;
@@ -47,6 +47,12 @@ public class DistributedLockProperties implements InitializingBean {
     /** Whether acquisitions mint fencing tokens (one companion counter key per lock). */
     private boolean fencing = true;
 
+    /** How long an idle lock's fencing counter key is kept in Redis. */
+    private Duration fencingCounterRetention = Duration.ofDays(1);
+
+    /** Longest lock name accepted, in characters (after the key is evaluated, before the key prefix). */
+    private int maxNameLength = 1024;
+
     /** What a LockTemplate or @DistributedLock call does when its lease is lost while the work runs. */
     private LostLeasePolicy lostLeasePolicy = LostLeasePolicy.FAIL;
 
@@ -54,10 +60,16 @@ public class DistributedLockProperties implements InitializingBean {
     private int adviceOrder = DistributedLockAdvisor.DEFAULT_ORDER;
 
     /**
-     * Dedicated Redis connection for locks, in the shape of spring.data.redis. Used when url, host or sentinel.master
-     * is set; otherwise the application's Redis connection is reused.
+     * Dedicated Redis connection for locks, in the shape of spring.data.redis. Used when url, host, sentinel.master or
+     * cluster.nodes is set; otherwise the application's Redis connection is reused.
      */
     private final Redis redis = new Redis();
+
+    /** Replica acknowledgement (WAIT) after every grant; off unless count is positive. */
+    private final ReplicaAcks replicaAcks = new ReplicaAcks();
+
+    /** Independent Redis masters for @DistributedLock(type = REDLOCK) and the RedLockClient bean. */
+    private final RedLock redlock = new RedLock();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -115,6 +127,22 @@ public class DistributedLockProperties implements InitializingBean {
         this.fencing = fencing;
     }
 
+    public Duration getFencingCounterRetention() {
+        return this.fencingCounterRetention;
+    }
+
+    public void setFencingCounterRetention(Duration fencingCounterRetention) {
+        this.fencingCounterRetention = fencingCounterRetention;
+    }
+
+    public int getMaxNameLength() {
+        return this.maxNameLength;
+    }
+
+    public void setMaxNameLength(int maxNameLength) {
+        this.maxNameLength = maxNameLength;
+    }
+
     public LostLeasePolicy getLostLeasePolicy() {
         return this.lostLeasePolicy;
     }
@@ -135,15 +163,38 @@ public class DistributedLockProperties implements InitializingBean {
         return this.redis;
     }
 
-    /** The lock client options these properties describe. */
+    public ReplicaAcks getReplicaAcks() {
+        return this.replicaAcks;
+    }
+
+    public RedLock getRedlock() {
+        return this.redlock;
+    }
+
+    /** The options of the {@link dev.distlock.core.RedisLockClient} these properties describe. */
     public LockClientOptions toClientOptions() {
+        return commonOptions()
+            .replicaAcks(this.replicaAcks.getCount(), this.replicaAcks.getTimeout(), this.replicaAcks.getPolicy())
+            .build();
+    }
+
+    /**
+     * The options of the {@link RedLockClient}: the same as {@link #toClientOptions()} without replica
+     * acknowledgement, which does not apply to independent masters.
+     */
+    public LockClientOptions toRedLockOptions() {
+        return commonOptions().build();
+    }
+
+    private LockClientOptions.Builder commonOptions() {
         return LockClientOptions.builder()
             .keyPrefix(this.keyPrefix)
             .watchdogLease(this.leaseTime)
             .operationTimeout(this.operationTimeout)
             .maxBackoff(this.maxBackoff)
             .fencing(this.fencing)
-            .build();
+            .fencingCounterRetention(this.fencingCounterRetention)
+            .maxNameLength(this.maxNameLength);
     }
 
     /** Validates the bound values. */
@@ -168,9 +219,9 @@ public class DistributedLockProperties implements InitializingBean {
                     + format(LockClientOptions.MIN_WATCHDOG_LEASE) + ", was " + format(this.leaseTime)
                     + ": it is renewed every third of it, which must leave time for a round trip");
         }
-        if (this.leaseTime.compareTo(MAX_LEASE) > 0) {
+        if (this.leaseTime.compareTo(LockClientOptions.MAX_LEASE_TIME) > 0) {
             throw invalid("lease-time", format(this.leaseTime), "distributed-lock.lease-time must be at most "
-                    + MAX_LEASE.toDays() + " days, was " + format(this.leaseTime));
+                    + LockClientOptions.MAX_LEASE_TIME.toDays() + " days, was " + format(this.leaseTime));
         }
         requirePresent("wait-time", this.waitTime);
         if (this.waitTime.isNegative()) {
@@ -179,10 +230,17 @@ public class DistributedLockProperties implements InitializingBean {
         }
         requirePositive("operation-timeout", this.operationTimeout);
         requirePositive("max-backoff", this.maxBackoff);
+        requirePositive("fencing-counter-retention", this.fencingCounterRetention);
+        if (this.maxNameLength < 1) {
+            throw invalid("max-name-length", this.maxNameLength, "distributed-lock.max-name-length must be at least 1,"
+                    + " was " + this.maxNameLength);
+        }
         if (this.lostLeasePolicy == null) {
             throw invalid("lost-lease-policy", null, "distributed-lock.lost-lease-policy must be one of FAIL,"
                     + " INTERRUPT, IGNORE");
         }
+        this.replicaAcks.validate(this.operationTimeout);
+        this.redlock.validate(this.leaseTime);
         this.redis.validate();
     }
 
@@ -230,8 +288,8 @@ public class DistributedLockProperties implements InitializingBean {
     }
 
     /**
-     * A dedicated Redis connection for locks, with the shape of {@code spring.data.redis}. Standalone or Sentinel;
-     * Redis Cluster is not supported yet.
+     * A dedicated Redis connection for locks, with the shape of {@code spring.data.redis}: standalone (url or host),
+     * Sentinel ({@code sentinel.master}) or Cluster ({@code cluster.nodes}).
      */
     public static class Redis {
 
@@ -270,6 +328,9 @@ public class DistributedLockProperties implements InitializingBean {
 
         /** Sentinel settings; used when sentinel.master is set. */
         private final Sentinel sentinel = new Sentinel();
+
+        /** Cluster settings; used when cluster.nodes is set. */
+        private final Cluster cluster = new Cluster();
 
         public @Nullable String getUrl() {
             return this.url;
@@ -351,10 +412,19 @@ public class DistributedLockProperties implements InitializingBean {
             return this.sentinel;
         }
 
-        /** Whether a dedicated connection is configured (url, host or sentinel.master set). */
+        public Cluster getCluster() {
+            return this.cluster;
+        }
+
+        /** Whether a dedicated connection is configured (url, host, sentinel.master or cluster.nodes set). */
         public boolean isConfigured() {
             return StringUtils.hasText(this.url) || StringUtils.hasText(this.host)
-                    || StringUtils.hasText(this.sentinel.getMaster());
+                    || StringUtils.hasText(this.sentinel.getMaster()) || isCluster();
+        }
+
+        /** Whether the dedicated connection is to a Redis Cluster (cluster.nodes set). */
+        public boolean isCluster() {
+            return !this.cluster.getNodes().isEmpty();
         }
 
         void validate() {
@@ -375,6 +445,20 @@ public class DistributedLockProperties implements InitializingBean {
                 throw invalid("redis.sentinel.nodes", "", "distributed-lock.redis.sentinel.nodes must list at least"
                         + " one \"host:port\" when distributed-lock.redis.sentinel.master is set");
             }
+            if (isCluster()) {
+                String other = StringUtils.hasText(this.sentinel.getMaster()) ? "sentinel.master"
+                        : StringUtils.hasText(this.url) ? "url" : StringUtils.hasText(this.host) ? "host" : null;
+                if (other != null) {
+                    throw invalid("redis.cluster.nodes", String.join(",", this.cluster.getNodes()),
+                            "distributed-lock.redis.cluster.nodes and distributed-lock.redis." + other + " are both"
+                                    + " set; a dedicated connection is to a cluster or to one server, so set only one");
+                }
+                Integer maxRedirects = this.cluster.getMaxRedirects();
+                if (maxRedirects != null && maxRedirects < 0) {
+                    throw invalid("redis.cluster.max-redirects", maxRedirects,
+                            "distributed-lock.redis.cluster.max-redirects must not be negative");
+                }
+            }
         }
 
         /** SSL settings of the dedicated connection. */
@@ -389,6 +473,32 @@ public class DistributedLockProperties implements InitializingBean {
 
             public void setEnabled(boolean enabled) {
                 this.enabled = enabled;
+            }
+        }
+
+        /** Cluster settings of the dedicated connection. */
+        public static class Cluster {
+
+            /** Initial cluster nodes as "host:port" pairs; at least one must answer when the application starts. */
+            private List<String> nodes = new ArrayList<>();
+
+            /** Maximum number of redirects to follow when executing commands (defaults to the Lettuce default, 5). */
+            private @Nullable Integer maxRedirects;
+
+            public List<String> getNodes() {
+                return this.nodes;
+            }
+
+            public void setNodes(List<String> nodes) {
+                this.nodes = nodes;
+            }
+
+            public @Nullable Integer getMaxRedirects() {
+                return this.maxRedirects;
+            }
+
+            public void setMaxRedirects(@Nullable Integer maxRedirects) {
+                this.maxRedirects = maxRedirects;
             }
         }
 
@@ -438,6 +548,112 @@ public class DistributedLockProperties implements InitializingBean {
             public void setPassword(@Nullable String password) {
                 this.password = password;
             }
+        }
+    }
+
+    /** Replica acknowledgement after every grant ({@code WAIT numreplicas timeout}). */
+    public static class ReplicaAcks {
+
+        /**
+         * How many replicas must acknowledge a grant before it counts; 0 turns the check off. Narrows, but does not
+         * close, the window in which a failover loses a grant. Not supported on Redis Cluster.
+         */
+        private int count;
+
+        /** How long to wait for those acknowledgements; shorter than operation-timeout. */
+        private Duration timeout = Duration.ofMillis(100);
+
+        /** What to do when too few replicas acknowledged in time: fail (release and throw) or warn (keep and log). */
+        private ReplicaAckPolicy policy = ReplicaAckPolicy.FAIL;
+
+        public int getCount() {
+            return this.count;
+        }
+
+        public void setCount(int count) {
+            this.count = count;
+        }
+
+        public Duration getTimeout() {
+            return this.timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public ReplicaAckPolicy getPolicy() {
+            return this.policy;
+        }
+
+        public void setPolicy(ReplicaAckPolicy policy) {
+            this.policy = policy;
+        }
+
+        void validate(Duration operationTimeout) {
+            if (this.count < 0) {
+                throw invalid("replica-acks.count", this.count, "distributed-lock.replica-acks.count must not be"
+                        + " negative (0 turns replica acknowledgement off)");
+            }
+            requirePositive("replica-acks.timeout", this.timeout);
+            if (this.policy == null) {
+                throw invalid("replica-acks.policy", null, "distributed-lock.replica-acks.policy must be one of FAIL,"
+                        + " WARN");
+            }
+            if (this.count > 0 && this.timeout.compareTo(operationTimeout) >= 0) {
+                throw invalid("replica-acks.timeout", format(this.timeout), "distributed-lock.replica-acks.timeout"
+                        + " must be shorter than distributed-lock.operation-timeout (" + format(operationTimeout)
+                        + "), was " + format(this.timeout) + ": the grant and its WAIT share one round trip");
+            }
+        }
+    }
+
+    /** RedLock over independent Redis masters. */
+    public static class RedLock {
+
+        /**
+         * Independent Redis masters (not replicas of each other) as redis:// or rediss:// URIs, at least 3; setting
+         * them creates the RedLockClient bean used by @DistributedLock(type = REDLOCK).
+         */
+        private List<String> nodes = new ArrayList<>();
+
+        /** How long to wait for one master's reply; short against the lease. */
+        private Duration nodeTimeout = RedLockClient.DEFAULT_NODE_TIMEOUT;
+
+        public List<String> getNodes() {
+            return this.nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+
+        public Duration getNodeTimeout() {
+            return this.nodeTimeout;
+        }
+
+        public void setNodeTimeout(Duration nodeTimeout) {
+            this.nodeTimeout = nodeTimeout;
+        }
+
+        /** Whether RedLock masters are configured. */
+        public boolean isConfigured() {
+            return !this.nodes.isEmpty();
+        }
+
+        void validate(Duration leaseTime) {
+            requirePositive("redlock.node-timeout", this.nodeTimeout);
+            if (this.nodeTimeout.compareTo(leaseTime) >= 0) {
+                throw invalid("redlock.node-timeout", format(this.nodeTimeout), "distributed-lock.redlock.node-timeout"
+                        + " must be shorter than distributed-lock.lease-time (" + format(leaseTime) + "), was "
+                        + format(this.nodeTimeout) + ": a grant is only valid for the lease minus the time to get it");
+            }
+            if (isConfigured() && this.nodes.size() < 3) {
+                throw invalid("redlock.nodes", RedLockConnections.redact(String.join(",", this.nodes)),
+                        "distributed-lock.redlock.nodes must list at least 3 independent masters, was "
+                                + this.nodes.size() + "; for a single Redis deployment use the regular lock types");
+            }
+            RedLockConnections.parse(this.nodes);
         }
     }
 }

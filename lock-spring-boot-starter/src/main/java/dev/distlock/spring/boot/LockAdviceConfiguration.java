@@ -1,8 +1,10 @@
 package dev.distlock.spring.boot;
 
 import dev.distlock.core.LockTemplate;
+import dev.distlock.core.RedLockClient;
 import dev.distlock.spring.aop.DistributedLockAdvisor;
 import dev.distlock.spring.aop.DistributedLockInterceptor;
+import dev.distlock.spring.aop.LockAdviceListener;
 import dev.distlock.spring.aop.LockOperationSource;
 import dev.distlock.spring.aop.LockedMethodValidator;
 
@@ -20,7 +22,8 @@ import org.springframework.core.env.Environment;
 /**
  * The {@code @DistributedLock} infrastructure. Every bean is static and infrastructure-role: advisors and
  * post-processors are created before ordinary beans, so none of them may pull in the Redis connection or the
- * properties bean at that point (the interceptor looks up the template and the default wait time at its first call).
+ * properties bean at that point (the interceptor looks up the template, the RedLock client and the listeners at its
+ * first call).
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -45,9 +48,10 @@ class LockAdviceConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource distributedLockOperationSource,
-            ObjectProvider<LockTemplate> lockTemplate, ObjectProvider<DistributedLockProperties> properties) {
+            ObjectProvider<LockTemplate> lockTemplate, ObjectProvider<RedLockClient> redLockClient,
+            ObjectProvider<LockAdviceListener> listeners) {
         return new DistributedLockInterceptor(distributedLockOperationSource, lockTemplate::getObject,
-                () -> properties.getObject().getWaitTime());
+                redLockClient::getIfUnique, () -> listeners.orderedStream().toList());
     }
 
     @Bean

@@ -33,7 +33,7 @@ final class LockClientConfigurations {
 
         @Bean(destroyMethod = "close")
         RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties) {
-            return RedisLockClient.create(connection.client(), properties.toClientOptions());
+            return connection.createLockClient(properties.toClientOptions());
         }
     }
 
@@ -59,27 +59,30 @@ final class LockClientConfigurations {
             if (factory == null) {
                 throw new IllegalStateException("Distributed locks found no unique RedisConnectionFactory to reuse:"
                         + " add spring-boot-starter-data-redis and configure spring.data.redis.*, mark one factory"
-                        + " @Primary, or give the locks their own connection with distributed-lock.redis.* (url, host"
-                        + " or sentinel.*).");
+                        + " @Primary, or give the locks their own connection with distributed-lock.redis.* (url, host,"
+                        + " sentinel.* or cluster.*).");
             }
             if (!(factory instanceof LettuceConnectionFactory lettuce)) {
                 throw new IllegalStateException("Distributed locks run on Lettuce, but the application's"
                         + " RedisConnectionFactory is a " + factory.getClass().getName() + ". Use Lettuce (the"
                         + " Spring Boot default) or give the locks their own connection with distributed-lock.redis.*"
-                        + " (url, host or sentinel.*).");
+                        + " (url, host, sentinel.* or cluster.*).");
             }
             return lettuce;
         }
     }
 
-    /** Matches when {@code distributed-lock.redis.url}, {@code .host} or {@code .sentinel.master} is set. */
+    /**
+     * Matches when {@code distributed-lock.redis.url}, {@code .host}, {@code .sentinel.master} or
+     * {@code .cluster.nodes} is set.
+     */
     static class OnDedicatedConnection extends SpringBootCondition {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
             boolean dedicated = isDedicated(context);
             return new ConditionOutcome(dedicated, dedicated ? "distributed-lock.redis.* is configured"
-                    : "distributed-lock.redis.url, .host and .sentinel.master are not set");
+                    : "distributed-lock.redis.url, .host, .sentinel.master and .cluster.nodes are not set");
         }
 
         static boolean isDedicated(ConditionContext context) {

@@ -4,8 +4,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,10 +13,11 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Owns the lock client that runs on the application's {@link LettuceConnectionFactory} and closes it (once) before
- * that factory shuts its Lettuce client down. The factory does so in its own {@code stop()}, which on a context close
- * runs before beans are destroyed; this bean's phase is one above the factory's, so it stops first (and starts after
- * it). If the context never started, the client is closed when this bean is destroyed.
+ * Owns the lock client that runs on the application's {@link LettuceConnectionFactory} (standalone, Sentinel, or Redis
+ * Cluster when the factory's native client is a {@link RedisClusterClient}) and closes it (once) before that factory
+ * shuts its Lettuce client down. The factory does so in its own {@code stop()}, which on a context close runs before
+ * beans are destroyed; this bean's phase is one above the factory's, so it stops first (and starts after it). If the
+ * context never started, the client is closed when this bean is destroyed.
  *
  * <p>A stopped context that is started again gets a new Lettuce client from the factory, but the lock client stays
  * closed, so lock calls then fail; the restart is logged at WARN.
@@ -36,25 +35,10 @@ final class SharedLockClient implements SmartLifecycle, DisposableBean {
     private volatile boolean running;
 
     SharedLockClient(LettuceConnectionFactory connectionFactory, LockClientOptions options) {
-        this.client = RedisLockClient.create(redisClient(connectionFactory), options);
+        this.client = RedisLockClients.create(connectionFactory.getRequiredNativeClient(), options,
+                "the application's Redis connection (spring.data.redis.*)");
         int factoryPhase = connectionFactory.getPhase();
         this.phase = (factoryPhase == Integer.MAX_VALUE) ? factoryPhase : factoryPhase + 1;
-    }
-
-    private static RedisClient redisClient(LettuceConnectionFactory connectionFactory) {
-        AbstractRedisClient nativeClient = connectionFactory.getRequiredNativeClient();
-        if (nativeClient instanceof RedisClusterClient) {
-            throw new IllegalStateException("Distributed locks do not support Redis Cluster yet (issue 6), but the"
-                    + " application's Redis connection (spring.data.redis.cluster.*) is a cluster. Point"
-                    + " distributed-lock.redis.* (url, host or sentinel.*) at a standalone or Sentinel-managed Redis"
-                    + " for locks meanwhile, or set distributed-lock.enabled=false.");
-        }
-        if (!(nativeClient instanceof RedisClient redisClient)) {
-            throw new IllegalStateException("Distributed locks need a Lettuce RedisClient, but the application's"
-                    + " connection factory uses " + nativeClient.getClass().getName()
-                    + ". Configure distributed-lock.redis.* for a dedicated connection.");
-        }
-        return redisClient;
     }
 
     RedisLockClient client() {

@@ -129,6 +129,36 @@ class LockedMethodValidationTests {
     }
 
     @Test
+    void keyAndKeysAreMutuallyExclusive() {
+        assertStartFails(KeyAndKeys.class, "KeyAndKeys.process(String, String)", "keys = \"[#b]\"",
+                "key and keys are mutually exclusive");
+    }
+
+    @Test
+    void multiKeyOnlyWithReentrant() {
+        assertStartFails(MultiKeyFair.class, "MultiKeyFair.process(String, String)", "type = \"FAIR\"",
+                "only supported with type = REENTRANT");
+    }
+
+    @Test
+    void emptyMultiKeyExpression() {
+        assertStartFails(EmptyMultiKey.class, "EmptyMultiKey.process(String)", "keys[1] = \" \"",
+                "must not be empty");
+    }
+
+    @Test
+    void unknownParameterInAMultiKeyExpression() {
+        assertStartFails(UnknownMultiKeyParameter.class, "UnknownMultiKeyParameter.process(String, String)",
+                "keys[1] = \"#too\"", "#too is not a parameter of the method (parameters: from, to");
+    }
+
+    @Test
+    void redLockWithoutNodesNamesTheProperty() {
+        assertStartFails(RedLockWithoutNodes.class, "RedLockWithoutNodes.process(String)", "type = \"REDLOCK\"",
+                "set distributed-lock.redlock.nodes to at least 3 redis:// URIs");
+    }
+
+    @Test
     void privateMethodCannotBeLocked() {
         assertStartFails(PrivateMethod.class, "PrivateMethod.process()", "", "the method is private");
     }
@@ -189,6 +219,65 @@ class LockedMethodValidationTests {
 
         String busy(String id, LockException ex) {
             return "busy";
+        }
+
+        @DistributedLock(name = "accounts", keys = { "#from", "#to.toUpperCase()" })
+        public void multi(String from, String to) {
+        }
+
+        @DistributedLock(keys = "#skus")
+        public void multiFromCollection(List<String> skus) {
+        }
+
+        @DistributedLock(name = "sku", keys = "#lines.![toUpperCase()]")
+        public void multiFromProjection(List<String> lines) {
+        }
+
+        @DistributedLock(name = "doc", key = "#id", type = LockType.READ)
+        public void read(String id) {
+        }
+
+        @DistributedLock(name = "doc", key = "#id", type = LockType.WRITE)
+        public void write(String id) {
+        }
+
+        @DistributedLock(name = "queue", type = LockType.FAIR)
+        public void fair() {
+        }
+    }
+
+    static class KeyAndKeys {
+
+        @DistributedLock(key = "#a", keys = "#b")
+        public void process(String a, String b) {
+        }
+    }
+
+    static class MultiKeyFair {
+
+        @DistributedLock(keys = { "#a", "#b" }, type = LockType.FAIR)
+        public void process(String a, String b) {
+        }
+    }
+
+    static class EmptyMultiKey {
+
+        @DistributedLock(keys = { "#a", " " })
+        public void process(String a) {
+        }
+    }
+
+    static class UnknownMultiKeyParameter {
+
+        @DistributedLock(name = "accounts", keys = { "#from", "#too" })
+        public void process(String from, String to) {
+        }
+    }
+
+    static class RedLockWithoutNodes {
+
+        @DistributedLock(name = "payments", key = "#id", type = LockType.REDLOCK)
+        public void process(String id) {
         }
     }
 

@@ -10,6 +10,7 @@ import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.ReplicaAckPolicy;
 import dev.distlock.spring.aop.DistributedLock;
 import dev.distlock.spring.aop.DistributedLockAdvisor;
 import dev.distlock.spring.aop.LockContext;
@@ -79,7 +80,9 @@ class DistributedLockAutoConfigurationTests {
             .withPropertyValues("distributed-lock.key-prefix=app-locks:", "distributed-lock.lease-time=2s",
                     "distributed-lock.operation-timeout=700ms", "distributed-lock.max-backoff=250ms",
                     "distributed-lock.fencing=false", "distributed-lock.wait-time=0",
-                    "distributed-lock.lost-lease-policy=ignore")
+                    "distributed-lock.lost-lease-policy=ignore", "distributed-lock.fencing-counter-retention=2h",
+                    "distributed-lock.max-name-length=64", "distributed-lock.replica-acks.timeout=50ms",
+                    "distributed-lock.replica-acks.policy=warn")
             .run((context) -> {
                 LockClientOptions options = context.getBean(RedisLockClient.class).options();
                 assertThat(options.keyPrefix()).isEqualTo("app-locks:");
@@ -87,6 +90,14 @@ class DistributedLockAutoConfigurationTests {
                 assertThat(options.operationTimeout()).isEqualTo(Duration.ofMillis(700));
                 assertThat(options.maxBackoff()).isEqualTo(Duration.ofMillis(250));
                 assertThat(options.fencing()).isFalse();
+                assertThat(options.fencingCounterRetention()).isEqualTo(Duration.ofHours(2));
+                assertThat(options.maxNameLength()).isEqualTo(64);
+                assertThat(options.replicaAcks()).isZero();
+                assertThat(options.replicaAckTimeout()).isEqualTo(Duration.ofMillis(50));
+                assertThat(options.replicaAckPolicy()).isEqualTo(ReplicaAckPolicy.WARN);
+                assertThatExceptionOfType(IllegalArgumentException.class)
+                    .isThrownBy(() -> context.getBean(RedisLockClient.class).getLock("x".repeat(65)))
+                    .withMessageContaining("more than the 64 allowed");
                 assertThat(context.getBean(DistributedLockProperties.class).getLostLeasePolicy())
                     .isEqualTo(LostLeasePolicy.IGNORE);
                 LockTemplate template = context.getBean(LockTemplate.class);
@@ -116,6 +127,30 @@ class DistributedLockAutoConfigurationTests {
             try (LockLease lease = context.getBean(LockTemplate.class).acquire("user")) {
                 assertThat(RedisKeys.keys(lockRedis().uri(), "*")).contains("mine:{user}");
                 assertThat(RedisKeys.keys(appRedis().uri(), "*")).isEmpty();
+            }
+        });
+    }
+
+    @Test
+    void annotationWaitsTheDefaultOfAnApplicationTemplate() {
+        this.contextRunner.withUserConfiguration(UserLockBeans.class).withBean(LockedRunner.class).run((context) -> {
+            LockTemplate template = context.getBean(LockTemplate.class);
+            assertThat(template.defaultWaitTime()).isEqualTo(Duration.ofMillis(100));
+            LockedRunner runner = context.getBean(LockedRunner.class);
+            try (LockLease held = template.acquire("default-wait:d1")) {
+                CompletableFuture<String> other = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return runner.defaultWait("d1", () -> "ran");
+                    }
+                    catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                });
+                assertThat(other).failsWithin(Duration.ofSeconds(5))
+                    .withThrowableOfType(Exception.class)
+                    .havingRootCause()
+                    .isInstanceOfSatisfying(LockNotAcquiredException.class,
+                            (ex) -> assertThat(ex.waitTime()).isEqualTo(Duration.ofMillis(100)));
             }
         });
     }
@@ -163,16 +198,6 @@ class DistributedLockAutoConfigurationTests {
                     assertThat(RedisKeys.keys(lockRedis().uri(), "*")).isEmpty();
                 }
             });
-    }
-
-    @Test
-    void clusterRedisIsRefusedWithAClearMessage() {
-        this.contextRunner
-            .withPropertyValues("spring.data.redis.cluster.nodes=" + appRedis().host() + ":" + appRedis().port())
-            .run((context) -> assertThat(context).getFailure()
-                .rootCause()
-                .hasMessageContaining("do not support Redis Cluster yet (issue 6)")
-                .hasMessageContaining("distributed-lock.redis.*"));
     }
 
     @Test

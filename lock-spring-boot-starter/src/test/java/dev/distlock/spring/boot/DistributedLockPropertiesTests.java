@@ -1,6 +1,7 @@
 package dev.distlock.spring.boot;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -28,24 +29,42 @@ class DistributedLockPropertiesTests {
                 DistributedLockAutoConfiguration.class))
         .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
 
+    /** Each row: properties without the {@code distributed-lock.} prefix ({@code ;}-separated), message part. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            distributed-lock.lease-time=100ms         | distributed-lock.lease-time must be at least 300ms, was 100ms
-            distributed-lock.lease-time=400d          | distributed-lock.lease-time must be at most 365 days, was 400d
-            distributed-lock.wait-time=-1s            | distributed-lock.wait-time must not be negative, was -1s
-            distributed-lock.operation-timeout=0      | distributed-lock.operation-timeout must be positive, was 0ms
-            distributed-lock.max-backoff=-5ms         | distributed-lock.max-backoff must be positive, was -5ms
-            distributed-lock.key-prefix=locks{x}:     | distributed-lock.key-prefix
-            distributed-lock.lost-lease-policy=MAYBE  | distributed-lock.lost-lease-policy
-            distributed-lock.lease-time=soon          | distributed-lock.lease-time
-            distributed-lock.redis.port=70000         | distributed-lock.redis.port must be between 1 and 65535
-            distributed-lock.redis.database=-1        | distributed-lock.redis.database must not be negative
-            distributed-lock.redis.timeout=0s         | distributed-lock.redis.timeout must be positive
-            distributed-lock.redis.sentinel.master=m1 | distributed-lock.redis.sentinel.nodes must list at least one
-            distributed-lock.redis.url=http://h:1     | distributed-lock.redis.url is not a valid Redis URL
+            lease-time=100ms                 | distributed-lock.lease-time must be at least 300ms, was 100ms
+            lease-time=400d                  | distributed-lock.lease-time must be at most 365 days, was 400d
+            wait-time=-1s                    | distributed-lock.wait-time must not be negative, was -1s
+            operation-timeout=0              | distributed-lock.operation-timeout must be positive, was 0ms
+            max-backoff=-5ms                 | distributed-lock.max-backoff must be positive, was -5ms
+            key-prefix=locks{x}:             | distributed-lock.key-prefix
+            lost-lease-policy=MAYBE          | distributed-lock.lost-lease-policy
+            lease-time=soon                  | distributed-lock.lease-time
+            fencing-counter-retention=0      | distributed-lock.fencing-counter-retention must be positive, was 0ms
+            max-name-length=0                | distributed-lock.max-name-length must be at least 1, was 0
+            redis.port=70000                 | distributed-lock.redis.port must be between 1 and 65535
+            redis.database=-1                | distributed-lock.redis.database must not be negative
+            redis.timeout=0s                 | distributed-lock.redis.timeout must be positive
+            redis.sentinel.master=m1         | distributed-lock.redis.sentinel.nodes must list at least one
+            redis.url=http://h:1             | distributed-lock.redis.url is not a valid Redis URL
+            redis.cluster.nodes=no-port      | distributed-lock.redis.cluster.nodes entries must be
+            redis.cluster.nodes=h:1;redis.cluster.max-redirects=-1 | cluster.max-redirects must not be negative
+            redis.cluster.nodes=h:1;redis.host=h | redis.cluster.nodes and distributed-lock.redis.host are both set
+            replica-acks.count=-1            | distributed-lock.replica-acks.count must not be negative
+            replica-acks.timeout=0           | distributed-lock.replica-acks.timeout must be positive
+            replica-acks.policy=maybe        | distributed-lock.replica-acks.policy
+            replica-acks.count=1;replica-acks.timeout=3s | must be shorter than distributed-lock.operation-timeout
+            redlock.nodes=redis://h:1,redis://h:2 | distributed-lock.redlock.nodes must list at least 3 independent
+            redlock.nodes=redis://h:1,redis://h:2,http://h:3 | redlock.nodes entries must be Redis URIs
+            redlock.nodes=redis://h:1,redis://h:2,redis://h:1/2 | distributed-lock.redlock.nodes lists h:1 twice
+            redlock.node-timeout=0           | distributed-lock.redlock.node-timeout must be positive
+            redlock.node-timeout=30s         | node-timeout must be shorter than distributed-lock.lease-time (30s)
             """)
-    void invalidPropertyFailsTheStartNamingIt(String property, String message) {
-        this.contextRunner.withPropertyValues(property).run((context) -> {
+    void invalidPropertyFailsTheStartNamingIt(String properties, String message) {
+        String[] values = Arrays.stream(properties.split(";"))
+            .map((property) -> DistributedLockProperties.PREFIX + "." + property)
+            .toArray(String[]::new);
+        this.contextRunner.withPropertyValues(values).run((context) -> {
             assertThat(context).hasFailed();
             assertThat(messages(context.getStartupFailure())).contains(message);
         });
@@ -64,6 +83,10 @@ class DistributedLockPropertiesTests {
     void urlPasswordIsNotRepeatedInTheError() {
         this.contextRunner.withPropertyValues("distributed-lock.redis.url=http://user:secret@h:1")
             .run((context) -> assertThat(messages(context.getStartupFailure())).doesNotContain("secret"));
+        this.contextRunner
+            .withPropertyValues("distributed-lock.redlock.nodes=redis://user:secret@h:1,redis://:secret@h:2")
+            .run((context) -> assertThat(messages(context.getStartupFailure())).contains("redis://***@h:1")
+                .doesNotContain("secret"));
     }
 
     @Test
@@ -81,13 +104,21 @@ class DistributedLockPropertiesTests {
                     "distributed-lock.redis.timeout", "distributed-lock.redis.connect-timeout",
                     "distributed-lock.redis.client-name", "distributed-lock.redis.sentinel.master",
                     "distributed-lock.redis.sentinel.nodes", "distributed-lock.redis.sentinel.username",
-                    "distributed-lock.redis.sentinel.password");
+                    "distributed-lock.redis.sentinel.password", "distributed-lock.redis.cluster.nodes",
+                    "distributed-lock.redis.cluster.max-redirects", "distributed-lock.fencing-counter-retention",
+                    "distributed-lock.max-name-length", "distributed-lock.replica-acks.count",
+                    "distributed-lock.replica-acks.timeout", "distributed-lock.replica-acks.policy",
+                    "distributed-lock.redlock.nodes", "distributed-lock.redlock.node-timeout");
         assertThat(properties).allSatisfy((property) -> assertThat((String) property.get("description"))
             .as("description of %s", property.get("name"))
             .isNotBlank());
         assertThat(properties).filteredOn((property) -> property.get("name").equals("distributed-lock.key-prefix"))
             .singleElement()
             .satisfies((property) -> assertThat(property.get("defaultValue")).isEqualTo("lock:"));
+        assertThat(properties)
+            .filteredOn((property) -> property.get("name").equals("distributed-lock.redlock.node-timeout"))
+            .singleElement()
+            .satisfies((property) -> assertThat(property.get("defaultValue")).isEqualTo("200ms"));
     }
 
     private static String messages(Throwable failure) {
