@@ -59,6 +59,12 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
                     + " (0 turns replica acknowledgement off)");
         }
         Durations.requirePositive("replicaAckTimeout", replicaAckTimeout);
+        if (replicaAcks > 0 && replicaAckTimeout.compareTo(operationTimeout) >= 0) {
+            throw new IllegalArgumentException("replicaAckTimeout " + replicaAckTimeout
+                    + " must be shorter than operationTimeout " + operationTimeout
+                    + ": the acquire and its WAIT share that bound, and a WAIT that outlasts it reads as an unknown "
+                    + "outcome instead of applying the replica-ack policy");
+        }
         Objects.requireNonNull(replicaAckPolicy, "replicaAckPolicy must not be null");
     }
 

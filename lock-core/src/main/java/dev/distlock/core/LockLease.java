@@ -43,6 +43,7 @@ public interface LockLease extends AutoCloseable {
     /**
      * Registers a listener told once when the lease is lost before it was released. If the lease is already lost,
      * the listener runs immediately on the calling thread. Listeners run on a client thread and must not block.
+     * Closing this lease unregisters its listeners, also when it is a nested acquisition of a hold that stays.
      */
     void addLossListener(LeaseLossListener listener);
 

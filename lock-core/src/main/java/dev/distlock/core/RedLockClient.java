@@ -98,6 +98,11 @@ public final class RedLockClient implements AutoCloseable {
         return this.engine.watchedHolds();
     }
 
+    /** Number of lock names this client currently waits on. */
+    public int waitingLockCount() {
+        return this.engine.waitingNames();
+    }
+
     /** Stops renewing and closes the connections to every master; idempotent. */
     @Override
     public void close() {

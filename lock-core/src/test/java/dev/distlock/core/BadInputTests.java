@@ -112,5 +112,9 @@ class BadInputTests {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> LockClientOptions.builder().operationTimeout(Duration.ZERO).build())
             .withMessageContaining("operationTimeout");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> LockClientOptions.builder().operationTimeout(Duration.ofSeconds(1))
+                .replicaAcks(1, Duration.ofSeconds(2), ReplicaAckPolicy.FAIL).build())
+            .withMessageContaining("replicaAckTimeout");
     }
 }

@@ -96,6 +96,22 @@ class LostLeaseTests {
     }
 
     @Test
+    void closingANestedLeaseUnregistersItsListeners() throws Exception {
+        DistributedLock lock = this.client.getLock("nested-listeners");
+        LockLease outer = lock.acquire(Duration.ZERO);
+        java.util.List<LeaseLoss> nestedLosses = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LockLease nested = lock.acquire(Duration.ZERO);
+        nested.addLossListener(nestedLosses::add);
+        nested.close();
+        CompletableFuture<LeaseLoss> outerLoss = new CompletableFuture<>();
+        outer.addLossListener(outerLoss::complete);
+        this.raw.del("lock:{nested-listeners}");
+        outerLoss.get(DETECTION_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(nestedLosses).isEmpty();
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(outer::close);
+    }
+
+    @Test
     void disabledFencingWritesNoCounterAndReportsTokenZero() throws Exception {
         RedisLockClient unfenced = this.clients.create(LockClientOptions.builder().fencing(false).build());
         try (LockLease lease = unfenced.getLock("unfenced").acquire(Duration.ZERO)) {

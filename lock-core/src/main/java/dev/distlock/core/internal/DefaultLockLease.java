@@ -1,6 +1,8 @@
 package dev.distlock.core.internal;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LeaseLossListener;
@@ -14,6 +16,8 @@ final class DefaultLockLease implements LockLease {
     private final HoldReleaser releaser;
 
     private final AtomicBoolean closed = new AtomicBoolean();
+
+    private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
 
     DefaultLockLease(Hold hold, HoldReleaser releaser) {
         this.hold = hold;
@@ -42,12 +46,15 @@ final class DefaultLockLease implements LockLease {
 
     @Override
     public void addLossListener(LeaseLossListener listener) {
+        this.listeners.add(listener);
         this.hold.addLossListener(listener);
     }
 
     @Override
     public void close() {
         if (this.closed.compareAndSet(false, true)) {
+            // A nested lease's listeners must not outlive it on the hold the outer lease keeps.
+            this.listeners.forEach(this.hold::removeLossListener);
             this.releaser.releaseOne(this.hold);
         }
     }

@@ -180,6 +180,10 @@ final class Hold {
         }
     }
 
+    void removeLossListener(LeaseLossListener listener) {
+        this.listeners.remove(listener);
+    }
+
     private void notify(LeaseLossListener listener, LeaseLoss lost) {
         try {
             listener.leaseLost(lost);

@@ -1,0 +1,121 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.RedisClusterSet;
+import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RedisServerOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every lock kind on a real 3-master Redis Cluster: no CROSSSLOT, NOSCRIPT per node handled, wake-ups delivered. */
+class ClusterLockTests {
+
+    private static RedisClusterSet cluster;
+
+    private RedisClusterClient clusterClient;
+
+    private RedisLockClient first;
+
+    private RedisLockClient second;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisClusterSet.start(3, 0, RedisServerOptions.defaults());
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @BeforeEach
+    void setUp() {
+        this.clusterClient = RedisClusterClient.create(cluster.seedUris().stream().map(RedisURI::create).toList());
+        LockClientOptions options = LockClientOptions.builder().watchdogLease(LockClients.TEST_WATCHDOG_LEASE).build();
+        this.first = RedisLockClient.create(this.clusterClient, options);
+        this.second = RedisLockClient.create(this.clusterClient, options);
+    }
+
+    @AfterEach
+    void tearDown() {
+        this.first.close();
+        this.second.close();
+        this.clusterClient.shutdown();
+    }
+
+    @Test
+    void multiLockSpansSlotsOnDifferentMasters() throws Exception {
+        List<String> names = List.of("order:1", "order:2", "order:3", "customer:9");
+        long masters = names.stream().map((name) -> cluster.masterOfKey("lock:{" + name + "}")).distinct().count();
+        assertThat(masters).as("the names live on more than one master").isGreaterThan(1);
+        try (LockLease lease = this.first.getMultiLock(names).acquire(Duration.ZERO)) {
+            assertThat(lease.fencingTokens()).hasSize(4);
+            assertThat(this.second.getMultiLock("order:3", "other").tryAcquire()).isEmpty();
+        }
+        assertThat(this.second.getMultiLock("order:3", "other").tryAcquire()).hasValueSatisfying(LockLease::close);
+    }
+
+    @Test
+    void everyLockKindRunsItsMultiKeyScriptsInOneSlot() throws Exception {
+        try (LockLease fair = this.first.getFairLock("fair").acquire(Duration.ZERO);
+                LockLease read = this.first.getReadWriteLock("rw").readLock().acquire(Duration.ZERO);
+                LockLease plain = this.first.getLock("plain").acquire(Duration.ZERO)) {
+            assertThat(this.second.getFairLock("fair").tryAcquire(Duration.ofMillis(100))).isEmpty();
+            assertThat(this.second.getReadWriteLock("rw").writeLock().tryAcquire(Duration.ofMillis(100))).isEmpty();
+            assertThat(plain.isHeld() && fair.isHeld() && read.isHeld()).isTrue();
+        }
+    }
+
+    @Test
+    void waiterIsWokenAcrossTheClusterAfterRelease() throws Exception {
+        LockLease held = this.first.getLock("handoff").acquire(Duration.ZERO);
+        CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+            try (LockLease lease = this.second.getLock("handoff").acquire(Duration.ofSeconds(10))) {
+                return System.nanoTime();
+            }
+            catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+            .until(() -> this.second.waitingLockCount() > 0);
+        Thread.sleep(200);
+        long releasedAt = System.nanoTime();
+        held.close();
+        long millis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt);
+        System.out.println("Cluster wake-up latency after release: " + millis + " ms");
+        assertThat(millis).isLessThan(500);
+    }
+
+    @Test
+    void scriptCacheFlushedOnEveryNodeCausesNoError() throws Exception {
+        for (RedisServer node : cluster.nodes()) {
+            RedisClient client = RedisClient.create(RedisURI.create(node.uri()));
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                connection.sync().scriptFlush();
+            }
+            finally {
+                client.shutdown();
+            }
+        }
+        for (String name : List.of("a", "b", "c", "d", "e", "f")) {
+            try (LockLease lease = this.first.getLock(name).acquire(Duration.ZERO)) {
+                assertThat(SlotHash.getSlot("lock:{" + name + "}")).isBetween(0, SlotHash.SLOT_COUNT - 1);
+            }
+        }
+    }
+}
