@@ -10,6 +10,8 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
 import io.lettuce.core.resource.DefaultClientResources;
 import org.jspecify.annotations.Nullable;
 
@@ -41,6 +43,20 @@ final class LettuceCalls {
                 .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
                 .build());
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return body.apply(connection.sync());
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    /** Like {@link #call} on a Sentinel's own command set ({@code SENTINEL ...}). */
+    static <T> T callSentinel(RedisURI uri, Function<RedisSentinelCommands<String, String>, T> body) {
+        RedisClient client = RedisClient.create(resources(), uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(false)
+                .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
+                .build());
+        try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
             return body.apply(connection.sync());
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
