@@ -1,0 +1,475 @@
+package dev.distlock.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP proxy on a loopback port in front of one Redis, with faults that can be switched on and off while
+ * connections are open. Clients connect to {@link #uri()} instead of the server.
+ *
+ * <p>Faults (each independent; {@link #pass()} clears them all):
+ * <ul>
+ *   <li>{@link #delay(Direction, Duration, Duration)}: every chunk is held for {@code base ± jitter} before it is
+ *       written on; order is kept (a chunk is never written before an earlier one).</li>
+ *   <li>{@link #blackhole()}: nothing moves in either direction, connections stay open and new ones are accepted,
+ *       like a network partition; bytes already read wait and flow again after {@link #pass()} (TCP retransmits,
+ *       nothing is lost).</li>
+ *   <li>{@link #halfOpen()}: requests reach the server, replies are discarded. Bytes are lost, so the client's
+ *       protocol state is broken: call {@link #resetAll()} before healing.</li>
+ *   <li>{@link #dropPubSubMessages(boolean)}: pub/sub deliveries ({@code message}, {@code pmessage},
+ *       {@code smessage}) are discarded whole; every other reply (including subscribe confirmations) passes, so
+ *       connections stay in sync.</li>
+ *   <li>{@link #resetAll()}: closes every open connection with a TCP RST on the client side.</li>
+ * </ul>
+ *
+ * <p>Listens on {@code 127.0.0.1} only. {@link #close()} stops accepting and resets every connection; its threads
+ * are daemons. Thread-safe.
+ */
+public final class FaultProxy implements AutoCloseable {
+
+    /** A direction of traffic through the proxy. */
+    public enum Direction {
+        /** Client to server. */
+        REQUESTS,
+        /** Server to client. */
+        REPLIES
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(FaultProxy.class);
+    private static final Duration POLL = Duration.ofMillis(2);
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    private final String targetHost;
+    private final int targetPort;
+    private final ServerSocket listener;
+    private final int id = IDS.incrementAndGet();
+    private final Set<Link> links = ConcurrentHashMap.newKeySet();
+    private final Thread acceptor;
+
+    private volatile boolean closed;
+    private volatile boolean blackhole;
+    private volatile boolean halfOpen;
+    private volatile boolean dropPubSub;
+    private final long[] delayBaseNanos = new long[2];
+    private final long[] delayJitterNanos = new long[2];
+
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong resets = new AtomicLong();
+    private final AtomicLong droppedMessages = new AtomicLong();
+    private final AtomicLong droppedReplyBytes = new AtomicLong();
+
+    private FaultProxy(String targetHost, int targetPort, ServerSocket listener) {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+        this.listener = listener;
+        this.acceptor = new Thread(this::acceptLoop, "fault-proxy-" + id + "-accept");
+        this.acceptor.setDaemon(true);
+    }
+
+    /**
+     * Starts a proxy in front of a server.
+     *
+     * @param server the server to forward to
+     * @return a running proxy in pass-through mode
+     */
+    public static FaultProxy start(RedisServer server) {
+        return start(server.host(), server.port());
+    }
+
+    /**
+     * Starts a proxy on a free loopback port in front of {@code host:port}.
+     *
+     * @param host the target host (loopback)
+     * @param port the target port
+     * @return a running proxy in pass-through mode
+     * @throws RedisServerException if no port could be bound
+     */
+    public static FaultProxy start(String host, int port) {
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            int listenPort = PortAllocator.next();
+            try {
+                ServerSocket socket = new ServerSocket();
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 128);
+                FaultProxy proxy = new FaultProxy(host, port, socket);
+                proxy.acceptor.start();
+                log.debug("fault proxy {} listening on {} for {}:{}", proxy.id, listenPort, host, port);
+                return proxy;
+            } catch (IOException e) {
+                last = new RedisServerException("Could not bind the fault proxy to port " + listenPort, e);
+            }
+        }
+        throw last;
+    }
+
+    /** The loopback port clients connect to. */
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** The proxy as a Redis URI, e.g. {@code redis://127.0.0.1:12345}. */
+    public String uri() {
+        return "redis://" + RedisServer.HOST + ":" + port();
+    }
+
+    /** Clears every fault: traffic flows unchanged. Connections broken by {@link #halfOpen()} stay broken. */
+    public void pass() {
+        blackhole = false;
+        halfOpen = false;
+        dropPubSub = false;
+        for (Direction direction : Direction.values()) {
+            delayBaseNanos[direction.ordinal()] = 0;
+            delayJitterNanos[direction.ordinal()] = 0;
+        }
+    }
+
+    /**
+     * Holds every chunk in both directions for {@code base ± jitter} (uniform), keeping order.
+     *
+     * @param base the mean delay, zero or more
+     * @param jitter the largest deviation from it, zero or more, at most {@code base}
+     */
+    public void delay(Duration base, Duration jitter) {
+        delay(Direction.REQUESTS, base, jitter);
+        delay(Direction.REPLIES, base, jitter);
+    }
+
+    /**
+     * Holds every chunk in one direction for {@code base ± jitter} (uniform), keeping order.
+     *
+     * @param direction which traffic
+     * @param base the mean delay, zero or more
+     * @param jitter the largest deviation from it, zero or more, at most {@code base}
+     */
+    public void delay(Direction direction, Duration base, Duration jitter) {
+        if (base.isNegative() || jitter.isNegative() || jitter.compareTo(base) > 0) {
+            throw new IllegalArgumentException("need 0 <= jitter <= base, got base " + base + ", jitter " + jitter);
+        }
+        delayJitterNanos[direction.ordinal()] = jitter.toNanos();
+        delayBaseNanos[direction.ordinal()] = base.toNanos();
+    }
+
+    /** Stops all traffic without closing anything, until {@link #pass()}. */
+    public void blackhole() {
+        blackhole = true;
+    }
+
+    /** Forwards requests and discards replies, until {@link #pass()}; reset connections before healing. */
+    public void halfOpen() {
+        halfOpen = true;
+    }
+
+    /**
+     * Discards (or stops discarding) pub/sub deliveries on every connection.
+     *
+     * @param drop true to discard them
+     */
+    public void dropPubSubMessages(boolean drop) {
+        dropPubSub = drop;
+    }
+
+    /**
+     * Closes every open connection abruptly (RST to the client, close to the server).
+     *
+     * @return how many connections were reset
+     */
+    public int resetAll() {
+        int count = 0;
+        for (Link link : List.copyOf(links)) {
+            if (link.reset()) {
+                count++;
+            }
+        }
+        resets.addAndGet(count);
+        return count;
+    }
+
+    /** Connections accepted so far. */
+    public long acceptedConnections() {
+        return accepted.get();
+    }
+
+    /** Connections currently open. */
+    public int openConnections() {
+        return links.size();
+    }
+
+    /** Connections closed by {@link #resetAll()} so far. */
+    public long resetConnections() {
+        return resets.get();
+    }
+
+    /** Pub/sub deliveries discarded so far. */
+    public long droppedPubSubMessages() {
+        return droppedMessages.get();
+    }
+
+    /** Reply bytes discarded by {@link #halfOpen()} so far. */
+    public long droppedReplyBytes() {
+        return droppedReplyBytes.get();
+    }
+
+    /** Stops accepting and resets every connection; idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException e) {
+            log.debug("closing the listener of fault proxy {} failed", id, e);
+        }
+        resetAll();
+        try {
+            acceptor.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FaultProxy[" + port() + " -> " + targetHost + ":" + targetPort + "]";
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = listener.accept();
+            } catch (IOException e) {
+                if (!closed) {
+                    log.warn("fault proxy {} stopped accepting", id, e);
+                }
+                return;
+            }
+            Socket server = new Socket();
+            try {
+                client.setTcpNoDelay(true);
+                server.setTcpNoDelay(true);
+                server.connect(new InetSocketAddress(targetHost, targetPort), 2_000);
+            } catch (IOException e) {
+                // the target is down: the client sees its connection reset, like connection refused
+                log.debug("fault proxy {} could not reach {}:{}: {}", id, targetHost, targetPort, e.toString());
+                abort(client);
+                closeQuietly(server);
+                continue;
+            }
+            accepted.incrementAndGet();
+            Link link = new Link(client, server);
+            links.add(link);
+            link.start();
+        }
+    }
+
+    private long delayNanos(Direction direction) {
+        long base = delayBaseNanos[direction.ordinal()];
+        long jitter = delayJitterNanos[direction.ordinal()];
+        if (base == 0) {
+            return 0;
+        }
+        return (jitter == 0) ? base : base - jitter + ThreadLocalRandom.current().nextLong(2 * jitter + 1);
+    }
+
+    private static void abort(Socket socket) {
+        try {
+            socket.setSoLinger(true, 0);
+        } catch (SocketException e) {
+            // closing anyway
+        }
+        closeQuietly(socket);
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing to do
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One proxied connection: a reader and a writer thread per direction. */
+    private final class Link {
+
+        private final Socket client;
+        private final Socket server;
+        private volatile boolean down;
+
+        Link(Socket client, Socket server) {
+            this.client = client;
+            this.server = server;
+        }
+
+        void start() {
+            int linkId = client.getPort();
+            new Pump(Direction.REQUESTS, client, server, "fault-proxy-" + id + "-" + linkId + "-up").start();
+            new Pump(Direction.REPLIES, server, client, "fault-proxy-" + id + "-" + linkId + "-down").start();
+        }
+
+        boolean reset() {
+            if (down) {
+                return false;
+            }
+            down = true;
+            abort(client);
+            closeQuietly(server);
+            links.remove(this);
+            return true;
+        }
+
+        void pumpEnded() {
+            // one side closed: close the other so the peer sees it too
+            if (!down) {
+                down = true;
+                closeQuietly(client);
+                closeQuietly(server);
+                links.remove(this);
+            }
+        }
+
+        /** Moves one direction: the reader applies drop faults, the writer applies delay and blackhole. */
+        private final class Pump {
+
+            private final Direction direction;
+            private final Socket from;
+            private final Socket to;
+            private final String name;
+            private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
+            private long lastReleaseNanos;
+
+            Pump(Direction direction, Socket from, Socket to, String name) {
+                this.direction = direction;
+                this.from = from;
+                this.to = to;
+                this.name = name;
+            }
+
+            void start() {
+                Thread writer = new Thread(this::writeLoop, name + "-w");
+                writer.setDaemon(true);
+                Thread reader = new Thread(() -> readLoop(writer), name + "-r");
+                reader.setDaemon(true);
+                writer.start();
+                reader.start();
+            }
+
+            private void readLoop(Thread writer) {
+                RespFramer framer = (direction == Direction.REPLIES) ? new RespFramer() : null;
+                byte[] buffer = new byte[16 * 1024];
+                try (InputStream in = from.getInputStream()) {
+                    while (!down) {
+                        if (blackhole) {
+                            pause();
+                            continue;
+                        }
+                        int read = in.read(buffer);
+                        if (read < 0) {
+                            break;
+                        }
+                        if (direction == Direction.REPLIES && halfOpen) {
+                            droppedReplyBytes.addAndGet(read);
+                            continue;
+                        }
+                        if (framer == null) {
+                            enqueue(Arrays.copyOf(buffer, read));
+                            continue;
+                        }
+                        try {
+                            for (byte[] frame : framer.feed(buffer, read)) {
+                                if (dropPubSub && RespFramer.isPubSubMessage(frame)) {
+                                    droppedMessages.incrementAndGet();
+                                } else {
+                                    enqueue(frame);
+                                }
+                            }
+                        } catch (RespFramer.NotRespException e) {
+                            log.debug("fault proxy {}: {} is not RESP ({}); forwarding it unframed", id, name,
+                                    e.getMessage());
+                            enqueue(framer.drain());
+                            framer = null;
+                        }
+                    }
+                } catch (IOException e) {
+                    // closed or reset
+                } finally {
+                    queue.add(Chunk.END);
+                    if (!writer.isAlive()) {
+                        pumpEnded();
+                    }
+                }
+            }
+
+            private void enqueue(byte[] bytes) {
+                long now = System.nanoTime();
+                long release = Math.max(now + delayNanos(direction), lastReleaseNanos);
+                lastReleaseNanos = release;
+                queue.add(new Chunk(bytes, release));
+            }
+
+            private void writeLoop() {
+                try (OutputStream out = to.getOutputStream()) {
+                    while (!down) {
+                        Chunk chunk = queue.poll(100, TimeUnit.MILLISECONDS);
+                        if (chunk == null) {
+                            continue;
+                        }
+                        if (chunk == Chunk.END) {
+                            break;
+                        }
+                        long wait;
+                        while ((wait = chunk.releaseNanos - System.nanoTime()) > 0 && !down) {
+                            TimeUnit.NANOSECONDS.sleep(Math.min(wait, POLL.toNanos()));
+                        }
+                        while (blackhole && !down) {
+                            pause();
+                        }
+                        out.write(chunk.bytes);
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    // closed or reset
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    pumpEnded();
+                }
+            }
+        }
+    }
+
+    private record Chunk(byte[] bytes, long releaseNanos) {
+
+        static final Chunk END = new Chunk(new byte[0], 0);
+    }
+}
