@@ -3,6 +3,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.core.internal.Durations;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
@@ -60,13 +61,21 @@ class KeyNamingTests {
     }
 
     @Test
-    void subMillisecondLeaseRoundsUpInsteadOfToZero() throws Exception {
-        try (LockLease lease = this.client.getLock("tiny").acquire(Duration.ZERO, Duration.ofNanos(1))) {
-            assertThat(lease.fencingToken()).isPositive();
+    void subMillisecondPartsRoundUpInsteadOfDown() throws Exception {
+        assertThat(Durations.ceilMillis(Duration.ofNanos(1))).isOne();
+        assertThat(Durations.ceilMillis(Duration.ofMillis(10).plusNanos(1))).isEqualTo(11);
+        try (LockLease lease = this.client.getLock("rounded").acquire(Duration.ZERO, Duration.ofMillis(500)
+            .plusNanos(1))) {
+            assertThat(this.raw.pttl("lock:{rounded}")).isBetween(400L, 501L);
         }
-        catch (LockLostException expected) {
-            // A one-millisecond lease may well be over by the time it is released; what matters is it was accepted.
-        }
+    }
+
+    @Test
+    void leaseTooShortToEverBeHeldIsRejected() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+            .isThrownBy(() -> this.client.getLock("tiny").acquire(Duration.ZERO, Duration.ofNanos(1)))
+            .withMessageContaining("shorter than the minimum PT0.01S");
+        assertThat(this.raw.exists("lock:{tiny}")).isZero();
     }
 
     @Test

@@ -70,14 +70,21 @@ final class AcquireOperation {
 
     private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
-            this.protocol.abandon(this.owner);
+            this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
             this.result.completeExceptionally(operationFailure(ex));
             return;
         }
         Grant grant = reply.grant();
         if (grant != null) {
-            if (!this.result.complete(grant)) {
-                this.protocol.abandon(this.owner);
+            long validityNanos = grant.sentAtNanos() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
+                    - Hold.driftNanos(this.leaseMillis) - System.nanoTime();
+            if (validityNanos <= 0) {
+                // The lease ended before the grant arrived: using it would be unprotected.
+                this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+                this.result.completeExceptionally(tooSlow(grant));
+            }
+            else if (!this.result.complete(grant)) {
+                this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
             }
             return;
         }
@@ -152,6 +159,14 @@ final class AcquireOperation {
             return Math.min(jittered, TimeUnit.MILLISECONDS.toNanos(holderPttlMillis + 1));
         }
         return jittered;
+    }
+
+    private LockOperationException tooSlow(Grant grant) {
+        String name = this.protocol.lockName();
+        long roundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grant.sentAtNanos());
+        return new LockOperationException(name, "Lock '" + name + "' was granted, but the reply took "
+                + roundTripMillis + " ms, longer than the " + this.leaseMillis + " ms lease minus drift: the lease was "
+                + "over on arrival, so the grant is being released. Use a longer lease or check the network.", null);
     }
 
     private LockOperationException operationFailure(Throwable ex) {

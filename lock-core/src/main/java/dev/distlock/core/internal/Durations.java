@@ -37,9 +37,19 @@ public final class Durations {
         return duration;
     }
 
-    /** A lease: positive, at most {@link #MAX_LEASE}, in whole milliseconds rounded up so it never becomes 0. */
+    /** Shortest lease that outlasts the drift margin (lease/100 + 2 ms) and a loopback round trip. */
+    public static final Duration MIN_LEASE = Duration.ofMillis(10);
+
+    /**
+     * A lease: at least {@link #MIN_LEASE}, at most {@link #MAX_LEASE}, in whole milliseconds rounded up so a
+     * fraction of a millisecond is never lost.
+     */
     public static long leaseMillis(String what, @Nullable Duration lease) {
         requirePositive(what, lease);
+        if (lease.compareTo(MIN_LEASE) < 0) {
+            throw new IllegalArgumentException(what + " " + lease + " is shorter than the minimum " + MIN_LEASE
+                    + ": a lease must outlast the clock-drift margin and a round trip to Redis to be held at all");
+        }
         if (lease.compareTo(MAX_LEASE) > 0) {
             throw new IllegalArgumentException(what + " " + lease + " is longer than the maximum " + MAX_LEASE
                     + "; use no lease time for a watchdog-renewed lock that lives as long as its holder");

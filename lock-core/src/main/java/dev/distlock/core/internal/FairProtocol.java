@@ -63,7 +63,8 @@ public final class FairProtocol implements LockProtocol {
             boolean willWait) {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.FAIR_ACQUIRE, lockName(),
-                new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.queueKey, this.waitersKey }, owner,
+                new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.queueKey, this.waitersKey,
+                        this.keys.tombstoneKey(owner) }, owner,
                 Long.toString(leaseMillis), this.engine.fencingArgument(), Long.toString(waiterTimeoutMillis()),
                 willWait ? "1" : "0", this.keys.channel());
         return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
@@ -102,8 +103,9 @@ public final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public void abandon(String owner) {
-        this.engine.quietly(lockName(), owner, release(owner).thenCompose((ignored) -> leave(owner)));
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        return this.engine.abandonScript(this.keys, owner, tombstoneMillis, this.keys.lockKey(),
+                this.keys.unusedKey(), this.queueKey, this.waitersKey);
     }
 
     @Override

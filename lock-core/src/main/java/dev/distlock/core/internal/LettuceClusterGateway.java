@@ -1,10 +1,10 @@
 package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -17,9 +17,14 @@ import io.lettuce.core.codec.StringCodec;
  * {@link RedisGateway} over a Lettuce {@link RedisClusterClient}. Scripts are routed by the slot of their first key;
  * all keys of a lock share a hash tag, so no script crosses slots. Lettuce follows MOVED and ASK redirections and
  * refreshes the topology; a node that lost its script cache (failover, restart) answers NOSCRIPT and gets the script
- * again by {@code EVAL}. Release messages use regular pub/sub, which the cluster bus delivers to every node.
+ * again by {@code EVAL}; TRYAGAIN during a slot migration is retried. Release messages use regular pub/sub, which the
+ * cluster bus delivers to every node.
  */
 public final class LettuceClusterGateway implements RedisGateway {
+
+    private static final int MAX_TRY_AGAIN = 100;
+
+    private static final Executor TRY_AGAIN_DELAY = CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS);
 
     private final StatefulRedisClusterConnection<String, String> connection;
 
@@ -41,10 +46,19 @@ public final class LettuceClusterGateway implements RedisGateway {
 
     @Override
     public <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        CompletableFuture<T> bySha = this.commands.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture();
-        return bySha.exceptionallyCompose((ex) -> isNoScript(ex)
-                ? this.commands.<T>eval(script.body(), type, keys, args).toCompletableFuture()
-                : CompletableFuture.failedFuture(ex));
+        return evalRetryingTryAgain(script, type, keys, args, 0);
+    }
+
+    /** Retries TRYAGAIN (slot migration in progress) every 20 ms; the caller's operation timeout bounds the total. */
+    private <T> CompletableFuture<T> evalRetryingTryAgain(LuaScript script, ScriptOutputType type, String[] keys,
+            String[] args, int attempt) {
+        return ScriptCalls.<T>eval(this.commands, script, type, keys, args).exceptionallyCompose((ex) -> {
+            if (!ScriptCalls.isTryAgain(ex) || attempt >= MAX_TRY_AGAIN) {
+                return CompletableFuture.failedFuture(ex);
+            }
+            return CompletableFuture.runAsync(() -> { }, TRY_AGAIN_DELAY)
+                .thenCompose((ignored) -> evalRetryingTryAgain(script, type, keys, args, attempt + 1));
+        });
     }
 
     @Override
@@ -52,12 +66,6 @@ public final class LettuceClusterGateway implements RedisGateway {
             String[] keys, int replicas, long timeoutMillis, String... args) {
         throw new UnsupportedOperationException("Replica acknowledgement (WAIT) is not supported on Redis Cluster "
                 + "by this client yet; set replicaAcks to 0");
-    }
-
-    private static boolean isNoScript(Throwable ex) {
-        Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-        return cause instanceof RedisNoScriptException
-                || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
     }
 
     @Override

@@ -1,11 +1,9 @@
 package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -62,10 +60,7 @@ public final class LettuceRedisGateway implements RedisGateway {
 
     @Override
     public <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        CompletableFuture<T> bySha = this.commands.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture();
-        return bySha.exceptionallyCompose((ex) -> isNoScript(ex)
-                ? this.commands.<T>eval(script.body(), type, keys, args).toCompletableFuture()
-                : CompletableFuture.failedFuture(ex));
+        return ScriptCalls.eval(this.commands, script, type, keys, args);
     }
 
     @Override
@@ -75,18 +70,9 @@ public final class LettuceRedisGateway implements RedisGateway {
             throw new IllegalStateException("Replica acknowledgement was not enabled when this gateway was created");
         }
         RedisAsyncCommands<String, String> ack = this.ackConnection.async();
-        CompletableFuture<T> bySha = ack.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture();
-        return bySha.exceptionallyCompose((ex) -> isNoScript(ex)
-                ? ack.<T>eval(script.body(), type, keys, args).toCompletableFuture()
-                : CompletableFuture.failedFuture(ex))
+        return ScriptCalls.<T>eval(ack, script, type, keys, args)
             .thenCompose((reply) -> ack.waitForReplication(replicas, timeoutMillis).toCompletableFuture()
                 .thenApply((acks) -> new Acknowledged<>(reply, acks)));
-    }
-
-    private static boolean isNoScript(Throwable ex) {
-        Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-        return cause instanceof RedisNoScriptException
-                || (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,6 +44,8 @@ public final class LockEngine implements AutoCloseable {
     private final Executor completionExecutor = ForkJoinPool.commonPool();
 
     private final AtomicBoolean closed = new AtomicBoolean();
+
+    private static final Duration TOMBSTONE_MIN = Duration.ofMinutes(1);
 
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
@@ -109,7 +112,57 @@ public final class LockEngine implements AutoCloseable {
         if (thread != null) {
             this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
         }
-        hold.protocol().abandon(hold.owner());
+        abandon(hold.protocol(), hold.owner(), hold.leaseMillis());
+    }
+
+    /**
+     * Abandons an acquisition whose outcome is unknown or unwanted: runs the protocol's owner-checked clean-up and,
+     * while it fails (Redis unreachable, failing over), retries it every back-off step until a grant made now would
+     * have expired anyway. A grant that Redis executes late - a command replayed after a reconnect - is thereby still
+     * removed instead of blocking the lock for a whole lease.
+     */
+    void abandon(LockProtocol protocol, String owner, long leaseMillis) {
+        // The tombstone outlives the lease by a margin so that a command Lettuce replays after a long reconnect
+        // still finds it; the clean-up is retried for as long as a late grant could matter.
+        long tombstoneMillis = Math.max(2 * leaseMillis, TOMBSTONE_MIN.toMillis());
+        abandonUntil(protocol, owner, tombstoneMillis,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+    }
+
+    private void abandonUntil(LockProtocol protocol, String owner, long tombstoneMillis, long untilNanos) {
+        if (this.closed.get()) {
+            return;
+        }
+        protocol.abandon(owner, tombstoneMillis).whenComplete((ignored, ex) -> {
+            if (ex == null) {
+                return;
+            }
+            if (System.nanoTime() - untilNanos < 0 && !this.closed.get()) {
+                logger.debug("Clean-up of lock '{}' (owner {}) failed; retrying", protocol.lockName(), owner, ex);
+                try {
+                    this.scheduler.schedule(() -> abandonUntil(protocol, owner, tombstoneMillis, untilNanos),
+                            this.options.maxBackoff().toNanos() / 2, TimeUnit.NANOSECONDS);
+                }
+                catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // The client is closing; the key expires with its lease.
+                }
+            }
+            else {
+                logger.debug("Gave up cleaning up lock '{}' (owner {}); it expires with its lease",
+                        protocol.lockName(), owner, ex);
+            }
+        });
+    }
+
+    /**
+     * Runs the abandon script: tombstone for {@code owner}, then removes whatever it holds or queues for in the given
+     * keys (all of one hash tag; pass {@link LockKeys#unusedKey()} for kinds without such a key).
+     */
+    CompletableFuture<Long> abandonScript(LockKeys keys, String owner, long tombstoneMillis, String lockOrWriteKey,
+            String readersKey, String queueKey, String waitersKey) {
+        return eval(LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] { keys.tombstoneKey(owner),
+                lockOrWriteKey, readersKey, queueKey, waitersKey }, owner, Long.toString(tombstoneMillis),
+                keys.channel());
     }
 
     /** Runs a script with the operation timeout. */

@@ -29,6 +29,16 @@ public record LockKeys(String name, String lockKey, String fenceKey, String chan
         return new LockKeys(name, base, base + ":fence", base + ":released");
     }
 
+    /** Marks an abandoned acquisition of {@code owner} so that it is never granted later. */
+    String tombstoneKey(String owner) {
+        return this.lockKey + ":abandoned:" + owner;
+    }
+
+    /** A key of this lock's hash tag that no lock kind uses, for scripts that take a key they do not need. */
+    String unusedKey() {
+        return this.lockKey + ":none";
+    }
+
     static void validateName(@Nullable String name, int maxNameLength) {
         if (name == null) {
             throw new IllegalArgumentException("Lock name must not be null");

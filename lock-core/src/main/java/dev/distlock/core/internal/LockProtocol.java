@@ -49,9 +49,9 @@ public interface LockProtocol {
 
     /**
      * Cleans up after an acquisition whose grant came too late or whose outcome is unknown: releases a possible grant
-     * and leaves any queue. Never throws; failures are logged.
+     * and leaves any queue, owner-checked. {@link LockEngine#abandon} retries it until the lease could have ended.
      */
-    void abandon(String owner);
+    CompletableFuture<?> abandon(String owner, long tombstoneMillis);
 
     /** Whether any owner holds the lock now. */
     CompletableFuture<Boolean> isLocked();

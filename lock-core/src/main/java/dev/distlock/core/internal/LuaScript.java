@@ -26,6 +26,8 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript FORCE_RELEASE = load("force-release");
 
+    public static final LuaScript ABANDON = load("abandon");
+
     public static final LuaScript FAIR_ACQUIRE = load("fair-acquire");
 
     public static final LuaScript FAIR_RELEASE = load("fair-release");
@@ -47,7 +49,7 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE, FAIR_ACQUIRE,
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE, ABANDON, FAIR_ACQUIRE,
             FAIR_RELEASE, FAIR_LEAVE, FAIR_FORCE_RELEASE, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
             WRITE_LEAVE, RW_FORCE_RELEASE);
 

@@ -102,11 +102,11 @@ public final class ProtocolLock implements DistributedLock {
                     TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
-            abandon(result);
+            abandon(result, leaseMillis);
             throw ex;
         }
         catch (TimeoutException ex) {
-            abandon(result);
+            abandon(result, leaseMillis);
             throw new LockOperationException(name(), "Acquiring lock '" + name() + "' did not finish within its "
                     + "wait time plus the operation timeout; a possible grant is being released", ex);
         }
@@ -122,9 +122,9 @@ public final class ProtocolLock implements DistributedLock {
         return Optional.of(new DefaultLockLease(hold, this::releaseOne));
     }
 
-    private void abandon(CompletableFuture<Grant> result) {
+    private void abandon(CompletableFuture<Grant> result, long leaseMillis) {
         if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            this.protocol.abandon(result.join().owner());
+            this.engine.abandon(this.protocol, result.join().owner(), leaseMillis);
         }
     }
 
@@ -163,7 +163,7 @@ public final class ProtocolLock implements DistributedLock {
         if (!hold.isValid() || !hold.markReleased()) {
             hold.markLost(LeaseLoss.Reason.EXPIRED);
             // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
-            this.protocol.abandon(hold.owner());
+            this.engine.abandon(this.protocol, hold.owner(), hold.leaseMillis());
             throw lost(hold, "it was no longer valid when released");
         }
         boolean deleted;
@@ -194,7 +194,7 @@ public final class ProtocolLock implements DistributedLock {
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         lease.whenComplete((ignored, ex) -> {
             if (ex instanceof CancellationException) {
-                abandon(result);
+                abandon(result, leaseMillis);
             }
         });
         result.whenComplete((grant, ex) -> this.engine.completionExecutor().execute(() -> {
@@ -202,11 +202,16 @@ public final class ProtocolLock implements DistributedLock {
                 lease.completeExceptionally(ex);
                 return;
             }
+            if (lease.isDone()) {
+                // Cancelled while the grant was on its way: the cancellation already abandoned it.
+                return;
+            }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
-            LockLease granted = new DefaultLockLease(hold, this::releaseOne);
-            if (!lease.complete(granted)) {
-                granted.close();
+            if (!lease.complete(new DefaultLockLease(hold, this::releaseOne))) {
+                // Cancelled in between: drop the hold quietly; the cancellation abandons the grant.
+                this.engine.watchdog().unwatch(hold);
+                hold.markReleased();
             }
         }));
         return lease;

@@ -53,7 +53,7 @@ final class ReadProtocol implements LockProtocol {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
                 new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.waitingWritersKey(),
-                        this.keys.names().fenceKey() },
+                        this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
                 owner, Long.toString(leaseMillis), this.engine.fencingArgument(), context);
         return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
     }
@@ -86,7 +86,9 @@ final class ReadProtocol implements LockProtocol {
     }
 
     @Override
-    public void abandon(String owner) {
-        this.engine.quietly(lockName(), owner, release(owner));
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        LockKeys names = this.keys.names();
+        return this.engine.abandonScript(names, owner, tombstoneMillis, names.unusedKey(), this.keys.readersKey(),
+                names.unusedKey(), names.unusedKey());
     }
 }

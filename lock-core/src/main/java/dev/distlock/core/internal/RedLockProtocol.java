@@ -12,7 +12,8 @@ import io.lettuce.core.ScriptOutputType;
  * The Redis distributed-lock algorithm (RedLock) over N independent masters: the acquire script is sent to every
  * node in parallel with a short per-node timeout; the lock is granted when at least N/2+1 nodes granted it and the
  * validity left (lease minus the time since the first send minus drift, which {@link Hold} computes from the send
- * time) is positive. Otherwise every node is released (owner-checked) and the caller retries after a random delay.
+ * time) is positive. Otherwise the attempt is abandoned on every node (owner-checked release plus a tombstone against
+ * late execution) and the caller retries after a random delay.
  * Renewal succeeds while a majority renews; it is refused when a majority can no longer be reached with "yes".
  *
  * <p>The fencing token is the largest of the granting nodes' tokens. It increases in normal operation but is not
@@ -71,8 +72,8 @@ final class RedLockProtocol implements LockProtocol {
         List<CompletableFuture<AttemptResult>> replies = new ArrayList<>(this.nodes.size());
         for (RedisGateway node : this.nodes) {
             CompletableFuture<List<Object>> reply = onNode(node, LuaScript.ACQUIRE, ScriptOutputType.MULTI,
-                    new String[] { this.keys.lockKey(), this.keys.fenceKey() }, owner, Long.toString(leaseMillis),
-                    this.engine.fencingArgument());
+                    new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.keys.tombstoneKey(owner) }, owner,
+                    Long.toString(leaseMillis), this.engine.fencingArgument());
             replies.add(reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt))
                 .exceptionally((ex) -> new AttemptResult(null, -1)));
         }
@@ -91,9 +92,9 @@ final class RedLockProtocol implements LockProtocol {
             if (granted >= this.quorum && validityNanos > 0) {
                 return new AttemptResult(new Grant(owner, token, sentAt), -1);
             }
-            if (granted > 0) {
-                abandon(owner);
-            }
+            // Release the nodes that granted, and tombstone the ones that did not answer in time: they may still
+            // execute the request later.
+            this.engine.abandon(this, owner, leaseMillis);
             return new AttemptResult(null, -1);
         });
     }
@@ -163,8 +164,15 @@ final class RedLockProtocol implements LockProtocol {
     }
 
     @Override
-    public void abandon(String owner) {
-        this.engine.quietly(lockName(), owner, release(owner));
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        List<CompletableFuture<Long>> replies = new ArrayList<>(this.nodes.size());
+        for (RedisGateway node : this.nodes) {
+            replies.add(onNode(node, LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] {
+                this.keys.tombstoneKey(owner), this.keys.lockKey(), this.keys.unusedKey(), this.keys.unusedKey(),
+                this.keys.unusedKey() }, owner, Long.toString(tombstoneMillis), this.keys.channel()));
+        }
+        // Succeeds only when every node took the tombstone, so the engine retries while some node is unreachable.
+        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new));
     }
 
     private <T> CompletableFuture<T> onNode(RedisGateway node, LuaScript script, ScriptOutputType type,

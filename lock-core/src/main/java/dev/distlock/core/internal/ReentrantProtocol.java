@@ -42,7 +42,8 @@ final class ReentrantProtocol implements LockProtocol {
             boolean willWait) {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.ACQUIRE, lockName(),
-                new String[] { this.keys.lockKey(), this.keys.fenceKey() }, owner, Long.toString(leaseMillis),
+                new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.keys.tombstoneKey(owner) }, owner,
+                Long.toString(leaseMillis),
                 this.engine.fencingArgument());
         return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
     }
@@ -83,7 +84,8 @@ final class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public void abandon(String owner) {
-        this.engine.quietly(lockName(), owner, release(owner));
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        return this.engine.abandonScript(this.keys, owner, tombstoneMillis, this.keys.lockKey(),
+                this.keys.unusedKey(), this.keys.unusedKey(), this.keys.unusedKey());
     }
 }

@@ -59,7 +59,7 @@ final class WriteProtocol implements LockProtocol {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.WRITE_ACQUIRE, lockName(),
                 new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.waitingWritersKey(),
-                        this.keys.names().fenceKey() },
+                        this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
                 owner, Long.toString(leaseMillis), this.engine.fencingArgument(),
                 Long.toString(3 * this.engine.options().maxBackoff().toMillis()), willWait ? "1" : "0");
         return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
@@ -93,8 +93,10 @@ final class WriteProtocol implements LockProtocol {
     }
 
     @Override
-    public void abandon(String owner) {
-        this.engine.quietly(lockName(), owner, release(owner).thenCompose((ignored) -> leave(owner)));
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        LockKeys names = this.keys.names();
+        return this.engine.abandonScript(names, owner, tombstoneMillis, this.keys.writeKey(), names.unusedKey(),
+                names.unusedKey(), this.keys.waitingWritersKey());
     }
 
     @Override

@@ -1,10 +1,14 @@
 -- Acquire a lock for a new owner and mint its fencing token.
 -- KEYS[1] lock key      (string: owner token, with PX expiry)
 -- KEYS[2] fence key     (string: last fencing token issued for this lock)
+-- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
 -- ARGV[1] owner token   (random per acquisition)
 -- ARGV[2] lease in ms   (> 0)
 -- ARGV[3] fence counter retention in ms, or 0 when fencing is off (token 0, no fence key written)
 -- Returns {1, token} when granted, {0, pttl} when another owner holds the lock (pttl -1: no expiry, should not happen).
+if redis.call('exists', KEYS[3]) == 1 then
+    return {0, -1}
+end
 if redis.call('exists', KEYS[1]) == 1 then
     return {0, redis.call('pttl', KEYS[1])}
 end

@@ -3,6 +3,7 @@
 -- KEYS[2] fence key     (string: last fencing token issued)
 -- KEYS[3] queue key     (list: waiting owner tokens in arrival order)
 -- KEYS[4] waiters key   (sorted set: waiting owner token -> deadline in server ms; refreshed by every attempt)
+-- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
 -- ARGV[1] owner token
 -- ARGV[2] lease in ms
 -- ARGV[3] fence counter retention in ms, or 0 when fencing is off
@@ -10,6 +11,9 @@
 -- ARGV[5] '1' if the caller will wait (joins the queue when refused), '0' for a single attempt
 -- ARGV[6] unlock channel (the new head is told when a dead head is dropped)
 -- Returns {1, token} when granted, {0, pttl} when refused (pttl -1: free but another waiter's turn).
+if redis.call('exists', KEYS[5]) == 1 then
+    return {0, -1}
+end
 local t = redis.call('time')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local dropped = redis.call('zrangebyscore', KEYS[4], '-inf', now_ms)

@@ -3,11 +3,15 @@
 -- KEYS[2] readers key        (sorted set: reader owner token -> expiry in server ms; each read hold has its own lease)
 -- KEYS[3] waiting writers key (sorted set: writer owner token -> deadline in server ms)
 -- KEYS[4] fence key
+-- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
 -- ARGV[1] owner token
 -- ARGV[2] lease in ms
 -- ARGV[3] fence counter retention in ms, or 0 when fencing is off
 -- ARGV[4] owner token of the write hold of the same thread ('' if none): a writer may take read holds (downgrade)
 -- Returns {1, token} when granted, {0, pttl} when refused (pttl -1 when a writer is waiting).
+if redis.call('exists', KEYS[5]) == 1 then
+    return {0, -1}
+end
 local t = redis.call('time')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('zremrangebyscore', KEYS[2], '-inf', now_ms)

@@ -4,12 +4,16 @@
 -- KEYS[2] readers key
 -- KEYS[3] waiting writers key
 -- KEYS[4] fence key
+-- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
 -- ARGV[1] owner token
 -- ARGV[2] lease in ms
 -- ARGV[3] fence counter retention in ms, or 0 when fencing is off
 -- ARGV[4] waiter timeout in ms: a waiting writer that stops polling stops blocking readers after this
 -- ARGV[5] '1' if the caller will wait, '0' for a single attempt
 -- Returns {1, token} when granted, {0, pttl} when refused (pttl -1 when readers hold it).
+if redis.call('exists', KEYS[5]) == 1 then
+    return {0, -1}
+end
 local t = redis.call('time')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('zremrangebyscore', KEYS[2], '-inf', now_ms)
