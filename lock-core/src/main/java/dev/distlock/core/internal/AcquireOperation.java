@@ -80,11 +80,11 @@ final class AcquireOperation {
                     - Hold.driftNanos(this.leaseMillis) - System.nanoTime();
             if (validityNanos <= 0) {
                 // The lease ended before the grant arrived: using it would be unprotected.
-                this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+                this.engine.releaseQuietly(this.protocol, this.owner);
                 this.result.completeExceptionally(tooSlow(grant));
             }
             else if (!this.result.complete(grant)) {
-                this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+                this.engine.releaseQuietly(this.protocol, this.owner);
             }
             return;
         }

@@ -112,14 +112,20 @@ public final class LockEngine implements AutoCloseable {
         if (thread != null) {
             this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
         }
-        abandon(hold.protocol(), hold.owner(), hold.leaseMillis());
+        releaseQuietly(hold.protocol(), hold.owner());
+    }
+
+    /** Owner-checked release of a grant that did arrive but is not wanted; failures only logged. */
+    void releaseQuietly(LockProtocol protocol, String owner) {
+        quietly(protocol.lockName(), owner, protocol.release(owner));
     }
 
     /**
-     * Abandons an acquisition whose outcome is unknown or unwanted: runs the protocol's owner-checked clean-up and,
-     * while it fails (Redis unreachable, failing over), retries it every back-off step until a grant made now would
-     * have expired anyway. A grant that Redis executes late - a command replayed after a reconnect - is thereby still
-     * removed instead of blocking the lock for a whole lease.
+     * Abandons an acquisition whose outcome is unknown (no reply: timeout, connection lost): runs the protocol's
+     * clean-up, which leaves a tombstone for the owner and removes a possible grant, and retries it every back-off
+     * step while it fails (Redis unreachable, failing over) and a late grant could still matter. A request that
+     * Redis executes late - one Lettuce replays after a reconnect - then finds the tombstone and is refused, instead
+     * of blocking the lock for a whole lease. Tombstones expire by themselves.
      */
     void abandon(LockProtocol protocol, String owner, long leaseMillis) {
         // The tombstone outlives the lease by a margin so that a command Lettuce replays after a long reconnect

@@ -102,11 +102,11 @@ public final class ProtocolLock implements DistributedLock {
                     TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
-            abandon(result, leaseMillis);
+            abandon(result);
             throw ex;
         }
         catch (TimeoutException ex) {
-            abandon(result, leaseMillis);
+            abandon(result);
             throw new LockOperationException(name(), "Acquiring lock '" + name() + "' did not finish within its "
                     + "wait time plus the operation timeout; a possible grant is being released", ex);
         }
@@ -122,9 +122,10 @@ public final class ProtocolLock implements DistributedLock {
         return Optional.of(new DefaultLockLease(hold, this::releaseOne));
     }
 
-    private void abandon(CompletableFuture<Grant> result, long leaseMillis) {
+    /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
+    private void abandon(CompletableFuture<Grant> result) {
         if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            this.engine.abandon(this.protocol, result.join().owner(), leaseMillis);
+            this.engine.releaseQuietly(this.protocol, result.join().owner());
         }
     }
 
@@ -163,7 +164,7 @@ public final class ProtocolLock implements DistributedLock {
         if (!hold.isValid() || !hold.markReleased()) {
             hold.markLost(LeaseLoss.Reason.EXPIRED);
             // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
-            this.engine.abandon(this.protocol, hold.owner(), hold.leaseMillis());
+            this.engine.releaseQuietly(this.protocol, hold.owner());
             throw lost(hold, "it was no longer valid when released");
         }
         boolean deleted;
@@ -194,7 +195,7 @@ public final class ProtocolLock implements DistributedLock {
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         lease.whenComplete((ignored, ex) -> {
             if (ex instanceof CancellationException) {
-                abandon(result, leaseMillis);
+                abandon(result);
             }
         });
         result.whenComplete((grant, ex) -> this.engine.completionExecutor().execute(() -> {

@@ -75,13 +75,16 @@ final class RedLockProtocol implements LockProtocol {
                     new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.keys.tombstoneKey(owner) }, owner,
                     Long.toString(leaseMillis), this.engine.fencingArgument());
             replies.add(reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt))
-                .exceptionally((ex) -> new AttemptResult(null, -1)));
+                .exceptionally((ex) -> null));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply((ignored) -> {
             int granted = 0;
+            boolean unanswered = false;
             long token = 0;
             for (CompletableFuture<AttemptResult> reply : replies) {
-                Grant grant = reply.join().grant();
+                AttemptResult result = reply.join();
+                Grant grant = (result != null) ? result.grant() : null;
+                unanswered |= (result == null);
                 if (grant != null) {
                     granted++;
                     token = Math.max(token, grant.fencingToken());
@@ -92,9 +95,13 @@ final class RedLockProtocol implements LockProtocol {
             if (granted >= this.quorum && validityNanos > 0) {
                 return new AttemptResult(new Grant(owner, token, sentAt), -1);
             }
-            // Release the nodes that granted, and tombstone the ones that did not answer in time: they may still
-            // execute the request later.
-            this.engine.abandon(this, owner, leaseMillis);
+            if (unanswered) {
+                // Nodes that did not answer may still execute the request: tombstone it everywhere.
+                this.engine.abandon(this, owner, leaseMillis);
+            }
+            else if (granted > 0) {
+                this.engine.releaseQuietly(this, owner);
+            }
             return new AttemptResult(null, -1);
         });
     }

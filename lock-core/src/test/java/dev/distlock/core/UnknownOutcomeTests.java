@@ -1,0 +1,80 @@
+package dev.distlock.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/** S6: an acquire whose reply never came is cleaned up, and a late or replayed copy of it is never granted. */
+class UnknownOutcomeTests {
+
+    /** Fresh server per test: the test pauses it. */
+    @RegisterExtension
+    final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    @BeforeEach
+    void setUp() {
+        this.redis.assumeControllable();
+        this.clients = new LockClients(this.redis.uri());
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (this.redis.server().isPaused()) {
+            this.redis.server().resume();
+        }
+        this.clients.close();
+    }
+
+    @Test
+    void timedOutAcquireIsRemovedAndAReplayOfItIsRefused() throws Exception {
+        RedisLockClient client = this.clients.create(LockClientOptions.builder()
+            .operationTimeout(Duration.ofMillis(300)).maxBackoff(Duration.ofMillis(200)).build());
+        client.getLock("warm").acquire(Duration.ZERO).close();
+        RedisCommands<String, String> raw = this.clients.raw();
+
+        this.redis.server().pause();
+        assertThatExceptionOfType(LockOperationException.class)
+            .isThrownBy(() -> client.getLock("unknown").acquire(Duration.ZERO))
+            .withMessageContaining("outcome is unknown");
+        this.redis.server().resume();
+
+        // Redis executes the buffered acquire after the resume; the clean-up that follows it removes the grant.
+        await().atMost(Duration.ofSeconds(5)).until(() -> raw.exists("lock:{unknown}") == 0
+                && !raw.keys("lock:{unknown}:abandoned:*").isEmpty());
+        String tombstone = raw.keys("lock:{unknown}:abandoned:*").get(0);
+        String owner = tombstone.substring("lock:{unknown}:abandoned:".length());
+        assertThat(raw.pttl(tombstone)).isPositive();
+
+        List<Object> replay = raw.eval(script("acquire"), ScriptOutputType.MULTI,
+                new String[] { "lock:{unknown}", "lock:{unknown}:fence", tombstone }, owner, "30000", "60000");
+        assertThat(replay.get(0)).as("a replayed acquire of the abandoned owner is refused").isEqualTo(0L);
+        assertThat(raw.exists("lock:{unknown}")).isZero();
+
+        try (LockLease lease = client.getLock("unknown").acquire(Duration.ZERO)) {
+            assertThat(lease.isHeld()).as("other acquisitions are not affected").isTrue();
+        }
+    }
+
+    private static String script(String name) throws IOException {
+        try (InputStream in = UnknownOutcomeTests.class
+            .getResourceAsStream("/dev/distlock/core/scripts/" + name + ".lua")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
