@@ -31,6 +31,9 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
     /** Default prefix of lock keys. */
     public static final String DEFAULT_KEY_PREFIX = "lock:";
 
+    /** Shortest fixed lease accepted: it must outlast the drift margin (lease/100 + 2 ms) and a round trip. */
+    public static final Duration MIN_LEASE_TIME = Duration.ofMillis(10);
+
     /** Longest fixed lease accepted by any acquire method; anything longer is almost certainly a unit mistake. */
     public static final Duration MAX_LEASE_TIME = Duration.ofDays(365);
 

@@ -38,7 +38,7 @@ public final class Durations {
     }
 
     /** Shortest lease that outlasts the drift margin (lease/100 + 2 ms) and a loopback round trip. */
-    public static final Duration MIN_LEASE = Duration.ofMillis(10);
+    public static final Duration MIN_LEASE = LockClientOptions.MIN_LEASE_TIME;
 
     /**
      * A lease: at least {@link #MIN_LEASE}, at most {@link #MAX_LEASE}, in whole milliseconds rounded up so a

@@ -264,6 +264,11 @@ public final class LockOperationSource {
             throw invalid.because(attribute, value, "a lease must be positive" + resolvedFrom(value, resolved)
                     + "; leave leaseTime empty for a watchdog-renewed lease");
         }
+        if (lease && duration.compareTo(LockClientOptions.MIN_LEASE_TIME) < 0) {
+            throw invalid.because(attribute, value, "it is shorter than the minimum lease of "
+                    + LockClientOptions.MIN_LEASE_TIME.toMillis() + " ms" + resolvedFrom(value, resolved)
+                    + "; a lease must outlast clock drift and a round trip to Redis");
+        }
         if (lease && duration.compareTo(LockClientOptions.MAX_LEASE_TIME) > 0) {
             throw invalid.because(attribute, value, "it is longer than " + LockClientOptions.MAX_LEASE_TIME.toDays()
                     + " days" + resolvedFrom(value, resolved) + "; leave leaseTime empty for a watchdog-renewed lease");

@@ -99,6 +99,12 @@ class LockedMethodValidationTests {
     }
 
     @Test
+    void leaseTimeTooShortToBeHeld() {
+        assertStartFails(TinyLease.class, "TinyLease.process()", "leaseTime = \"5ms\"",
+                "shorter than the minimum lease of 10 ms");
+    }
+
+    @Test
     void missingFallbackMethod() {
         assertStartFails(MissingFallback.class, "MissingFallback.process(String)", "fallback = \"busy\"",
                 "no method busy(String)");
@@ -347,6 +353,13 @@ class LockedMethodValidationTests {
     static class ZeroLease {
 
         @DistributedLock(name = "x", leaseTime = "0s")
+        public void process() {
+        }
+    }
+
+    static class TinyLease {
+
+        @DistributedLock(name = "x", leaseTime = "5ms")
         public void process() {
         }
     }
