@@ -96,7 +96,7 @@ class BadInputTests {
         RedisLockClient closed = this.clients.create();
         closed.close();
         closed.close();
-        org.assertj.core.api.Assertions.assertThatIllegalStateException()
+        org.assertj.core.api.Assertions.assertThatExceptionOfType(LockOperationException.class)
             .isThrownBy(() -> closed.getLock("after-close").acquire(Duration.ZERO))
             .withMessageContaining("closed");
     }

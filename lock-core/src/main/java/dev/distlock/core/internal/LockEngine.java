@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockOperationException;
 import dev.distlock.core.ReplicaAckPolicy;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -80,8 +81,8 @@ public final class LockEngine implements AutoCloseable {
     /** Fails fast once the client is closed, instead of queueing work no thread will run. */
     void checkOpen(String lockName) {
         if (this.closed.get()) {
-            throw new IllegalStateException("The lock client is closed: lock '" + lockName
-                    + "' cannot be used. Create a new client.");
+            throw new LockOperationException(lockName, "The lock client is closed: lock '" + lockName
+                    + "' cannot be used. Create a new client.", null);
         }
     }
 
