@@ -50,8 +50,10 @@ public interface LockLease extends AutoCloseable {
     /**
      * Releases this acquisition.
      *
+     * <p>A release that fails in transit (Redis unreachable or failing over) does not throw: the work ran under a
+     * valid lease, so it is logged at WARN and retried in the background until Redis answers or the lease ends.
+     *
      * @throws LockLostException if the lease had been lost: the caller's critical section was not fully protected
-     * @throws LockOperationException if Redis could not be reached; the key then expires with its lease
      */
     @Override
     void close();

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockOperationException;
@@ -132,22 +133,31 @@ public final class LockEngine implements AutoCloseable {
         // The tombstone outlives the lease by a margin so that a command Lettuce replays after a long reconnect
         // still finds it; the clean-up is retried for as long as a late grant could matter.
         long tombstoneMillis = Math.max(2 * leaseMillis, TOMBSTONE_MIN.toMillis());
-        abandonUntil(protocol, owner, tombstoneMillis,
+        retryUntil(protocol.lockName(), owner, () -> protocol.abandon(owner, tombstoneMillis),
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
     }
 
-    private void abandonUntil(LockProtocol protocol, String owner, long tombstoneMillis, long untilNanos) {
+    /**
+     * Retries the owner-checked release of a hold whose release failed in transit (Redis failing over, connection
+     * reset), so the lock is free as soon as Redis answers again instead of only when its lease ends.
+     */
+    void releaseInBackground(LockProtocol protocol, String owner, long leaseMillis) {
+        retryUntil(protocol.lockName(), owner, () -> protocol.release(owner),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+    }
+
+    private void retryUntil(String lockName, String owner, Supplier<CompletableFuture<?>> cleanup, long untilNanos) {
         if (this.closed.get()) {
             return;
         }
-        protocol.abandon(owner, tombstoneMillis).whenComplete((ignored, ex) -> {
+        cleanup.get().whenComplete((ignored, ex) -> {
             if (ex == null) {
                 return;
             }
             if (System.nanoTime() - untilNanos < 0 && !this.closed.get()) {
-                logger.debug("Clean-up of lock '{}' (owner {}) failed; retrying", protocol.lockName(), owner, ex);
+                logger.debug("Clean-up of lock '{}' (owner {}) failed; retrying", lockName, owner, ex);
                 try {
-                    this.scheduler.schedule(() -> abandonUntil(protocol, owner, tombstoneMillis, untilNanos),
+                    this.scheduler.schedule(() -> retryUntil(lockName, owner, cleanup, untilNanos),
                             this.options.maxBackoff().toNanos() / 2, TimeUnit.NANOSECONDS);
                 }
                 catch (java.util.concurrent.RejectedExecutionException closing) {
@@ -155,8 +165,8 @@ public final class LockEngine implements AutoCloseable {
                 }
             }
             else {
-                logger.debug("Gave up cleaning up lock '{}' (owner {}); it expires with its lease",
-                        protocol.lockName(), owner, ex);
+                logger.debug("Gave up cleaning up lock '{}' (owner {}); it expires with its lease", lockName,
+                        owner, ex);
             }
         });
     }

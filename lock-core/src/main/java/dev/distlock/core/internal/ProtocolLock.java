@@ -19,12 +19,16 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link DistributedLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
  * lease handles, watchdog registration and release are the same for every lock kind.
  */
 public final class ProtocolLock implements DistributedLock {
+
+    private static final Logger logger = LoggerFactory.getLogger(ProtocolLock.class);
 
     private final LockEngine engine;
 
@@ -172,8 +176,12 @@ public final class ProtocolLock implements DistributedLock {
             deleted = this.protocol.release(hold.owner()).join();
         }
         catch (CompletionException ex) {
-            throw new LockOperationException(name(), "Releasing lock '" + name() + "' failed: " + ex.getCause()
-                    + ". The key expires with its lease.", ex.getCause());
+            // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so the
+            // lock frees as soon as Redis answers (e.g. after a failover) rather than when its lease ends.
+            logger.warn("Releasing lock '{}' (owner {}) failed: {}; retrying in the background until its lease ends",
+                    name(), hold.owner(), String.valueOf(ex.getCause()));
+            this.engine.releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
+            return;
         }
         if (!deleted) {
             throw lost(hold, "at release the key was missing or owned by another owner; nothing was deleted");
