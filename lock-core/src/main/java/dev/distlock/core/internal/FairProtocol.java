@@ -72,9 +72,7 @@ public final class FairProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RENEW, ScriptOutputType.INTEGER,
-                new String[] { this.keys.lockKey() }, owner, Long.toString(leaseMillis));
-        return reply.thenApply((owned) -> owned == 1L);
+        return this.engine.renewOwnedKey(this.keys.lockKey(), owner, leaseMillis);
     }
 
     @Override

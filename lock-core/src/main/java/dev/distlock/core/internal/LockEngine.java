@@ -214,6 +214,26 @@ public final class LockEngine implements AutoCloseable {
         }));
     }
 
+    /** Owner-checked extend ({@code leaseMillis > 0}) or check ({@code 0}) of a string lock key. */
+    CompletableFuture<Boolean> renewOwnedKey(String key, String owner, long leaseMillis) {
+        CompletableFuture<Long> reply = eval(LuaScript.RENEW, ScriptOutputType.INTEGER, new String[] { key }, owner,
+                Long.toString(leaseMillis));
+        return reply.thenApply((owned) -> owned == 1L);
+    }
+
+    /** Owner-checked delete of a string lock key; when deleted, wakes every waiter here and on the channel. */
+    CompletableFuture<Boolean> releaseOwnedKey(String key, String owner, String channel) {
+        CompletableFuture<Long> reply = eval(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key }, owner,
+                channel);
+        return reply.thenApply((deleted) -> {
+            if (deleted == 1L) {
+                this.waitRooms.wakeUp(channel, WaitRoom.EVERYONE);
+                return true;
+            }
+            return false;
+        });
+    }
+
     CompletableFuture<Boolean> exists(String key) {
         return withTimeout(this.gateway.exists(key));
     }

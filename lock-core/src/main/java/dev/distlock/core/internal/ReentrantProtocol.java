@@ -50,22 +50,12 @@ final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RENEW, ScriptOutputType.INTEGER,
-                new String[] { this.keys.lockKey() }, owner, Long.toString(leaseMillis));
-        return reply.thenApply((owned) -> owned == 1L);
+        return this.engine.renewOwnedKey(this.keys.lockKey(), owner, leaseMillis);
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RELEASE, ScriptOutputType.INTEGER,
-                new String[] { this.keys.lockKey() }, owner, this.keys.channel());
-        return reply.thenApply((deleted) -> {
-            if (deleted == 1L) {
-                this.engine.waitRooms().wakeUp(this.keys.channel(), WaitRoom.EVERYONE);
-                return true;
-            }
-            return false;
-        });
+        return this.engine.releaseOwnedKey(this.keys.lockKey(), owner, this.keys.channel());
     }
 
     @Override

@@ -67,19 +67,12 @@ final class WriteProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RENEW, ScriptOutputType.INTEGER,
-                new String[] { this.keys.writeKey() }, owner, Long.toString(leaseMillis));
-        return reply.thenApply((owned) -> owned == 1L);
+        return this.engine.renewOwnedKey(this.keys.writeKey(), owner, leaseMillis);
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.RELEASE, ScriptOutputType.INTEGER,
-                new String[] { this.keys.writeKey() }, owner, channel());
-        return reply.thenApply((deleted) -> {
-            this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
-            return deleted == 1L;
-        });
+        return this.engine.releaseOwnedKey(this.keys.writeKey(), owner, channel());
     }
 
     @Override
