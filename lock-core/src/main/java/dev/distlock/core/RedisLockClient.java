@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
-import dev.distlock.core.internal.FairProtocol;
 import dev.distlock.core.internal.LettuceClusterGateway;
 import dev.distlock.core.internal.LettuceRedisGateway;
 import dev.distlock.core.internal.LockEngine;
@@ -82,7 +81,10 @@ public final class RedisLockClient implements AutoCloseable {
     }
 
     /**
-     * The reentrant lock with this name.
+     * The reentrant lock with this name. Waiters queue in Redis in arrival order; a release hands the lock straight to
+     * the first live waiter (minting its fencing token) and tells only that waiter's client, which then holds it
+     * without another round trip. An acquire that finds waiters queued joins the queue rather than taking the lock
+     * ahead of them. A queued waiter whose process died (its client no longer listens) is skipped.
      *
      * @throws IllegalArgumentException if the name is null, blank or longer than
      * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
@@ -92,14 +94,14 @@ public final class RedisLockClient implements AutoCloseable {
     }
 
     /**
-     * The fair lock with this name: granted in arrival order across all clients, each waiter polling to keep its
-     * place; a waiter whose process died is skipped after three back-off periods. Costs one Redis call per waiter
-     * per back-off step while waiting (the reentrant lock needs one per lock name).
+     * The fair lock with this name. Since every lock of this client queues its waiters in Redis and hands the lock to
+     * them in arrival order (see {@link #getLock(String)}), this is the same lock as {@code getLock(name)}: the name
+     * documents that the caller relies on first-come first-served order across clients.
      *
      * @throws IllegalArgumentException if the name is invalid
      */
     public DistributedLock getFairLock(String name) {
-        return new ProtocolLock(this.engine, FairProtocol.of(this.engine, name));
+        return ProtocolLock.fair(this.engine, name);
     }
 
     /**

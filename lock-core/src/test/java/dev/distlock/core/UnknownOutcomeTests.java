@@ -62,7 +62,8 @@ class UnknownOutcomeTests {
         assertThat(raw.pttl(tombstone)).isPositive();
 
         List<Object> replay = raw.eval(script("acquire"), ScriptOutputType.MULTI,
-                new String[] { "lock:{unknown}", "lock:{unknown}:fence", tombstone }, owner, "30000", "60000");
+                new String[] { "lock:{unknown}", "lock:{unknown}:fence", "lock:{unknown}:queue", tombstone }, owner,
+                "30000", "60000", "30000", "lock:{unknown}:h:replay", "publish", "1", "");
         assertThat(replay.get(0)).as("a replayed acquire of the abandoned owner is refused").isEqualTo(0L);
         assertThat(raw.exists("lock:{unknown}")).isZero();
 

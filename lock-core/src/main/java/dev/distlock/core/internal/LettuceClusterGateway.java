@@ -95,6 +95,11 @@ public final class LettuceClusterGateway implements RedisGateway {
     }
 
     @Override
+    public boolean publishCountsListeners() {
+        return false;
+    }
+
+    @Override
     public void close() {
         try {
             this.pubSub.close();

@@ -39,6 +39,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final WaitRooms waitRooms;
 
+    private final HandoffRooms handoffRooms;
+
     private final OwnerTokens ownerTokens = new OwnerTokens();
 
     private final ConcurrentMap<ThreadHoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
@@ -48,6 +50,9 @@ public final class LockEngine implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private static final Duration TOMBSTONE_MIN = Duration.ofMinutes(1);
+
+    /** How long a wake channel stays subscribed after its last waiter left, for the next contention on the name. */
+    private static final Duration HANDOFF_LINGER = Duration.ofSeconds(30);
 
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
@@ -59,6 +64,12 @@ public final class LockEngine implements AutoCloseable {
         });
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.waitRooms = new WaitRooms(gateway);
+        this.handoffRooms = new HandoffRooms(gateway, this.scheduler, HANDOFF_LINGER.toNanos());
+        gateway.onMessage((channel, message) -> {
+            if (!this.handoffRooms.deliver(channel, message)) {
+                this.waitRooms.wakeUp(channel, message);
+            }
+        });
         this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned);
     }
 
@@ -77,6 +88,21 @@ public final class LockEngine implements AutoCloseable {
 
     String newOwner() {
         return this.ownerTokens.next();
+    }
+
+    /** Identifies this client in owner tokens and wake channels. */
+    String clientId() {
+        return this.ownerTokens.clientId();
+    }
+
+    /** The command the queued-lock scripts announce a handoff with ({@code publish}, or {@code spublish}). */
+    String publishCommand() {
+        return this.gateway.publishCommand();
+    }
+
+    /** '1' when a publish's receiver count proves the waiter's client listens (so a silent waiter is skipped). */
+    String listenerCountArgument() {
+        return this.gateway.publishCountsListeners() ? "1" : "0";
     }
 
     /** Fails fast once the client is closed, instead of queueing work no thread will run. */
@@ -98,6 +124,10 @@ public final class LockEngine implements AutoCloseable {
 
     WaitRooms waitRooms() {
         return this.waitRooms;
+    }
+
+    HandoffRooms handoffRooms() {
+        return this.handoffRooms;
     }
 
     ConcurrentMap<ThreadHoldKey, Hold> threadHolds() {
@@ -223,7 +253,7 @@ public final class LockEngine implements AutoCloseable {
 
     /** Owner-checked delete of a string lock key; when deleted, wakes every waiter here and on the channel. */
     CompletableFuture<Boolean> releaseOwnedKey(String key, String owner, String channel) {
-        CompletableFuture<Long> reply = eval(LuaScript.RELEASE, ScriptOutputType.INTEGER, new String[] { key }, owner,
+        CompletableFuture<Long> reply = eval(LuaScript.RELEASE_KEY, ScriptOutputType.INTEGER, new String[] { key }, owner,
                 channel);
         return reply.thenApply((deleted) -> {
             if (deleted == 1L) {
@@ -275,7 +305,7 @@ public final class LockEngine implements AutoCloseable {
 
     /** Number of lock names with local waiters (and so an unlock subscription). */
     public int waitingNames() {
-        return this.waitRooms.activeRooms();
+        return this.waitRooms.activeRooms() + this.handoffRooms.activeRooms();
     }
 
     @Override
@@ -284,6 +314,7 @@ public final class LockEngine implements AutoCloseable {
             return;
         }
         this.watchdog.close();
+        this.handoffRooms.close();
         this.scheduler.shutdownNow();
         this.gateway.close();
     }

@@ -34,6 +34,11 @@ public record LockKeys(String name, String lockKey, String fenceKey, String chan
         return this.lockKey + ":abandoned:" + owner;
     }
 
+    /** The list of waiters of a queued lock, in arrival order. */
+    public String queueKey() {
+        return this.lockKey + ":queue";
+    }
+
     /** A key of this lock's hash tag that no lock kind uses, for scripts that take a key they do not need. */
     String unusedKey() {
         return this.lockKey + ":none";

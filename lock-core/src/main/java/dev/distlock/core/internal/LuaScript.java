@@ -18,9 +18,17 @@ import java.util.List;
  */
 public record LuaScript(String name, String body, String sha1) {
 
+    /** Queued locks: acquire, or check on a queued waiter. */
     public static final LuaScript ACQUIRE = load("acquire");
 
+    /** Queued locks: release, leave, abandon or force, handing over to the next live waiter. */
     public static final LuaScript RELEASE = load("release");
+
+    /** Single-key locks without a queue (RedLock nodes). */
+    public static final LuaScript ACQUIRE_KEY = load("acquire-key");
+
+    /** Owner-checked delete of a single key that wakes every waiter of the name (write lock, RedLock nodes). */
+    public static final LuaScript RELEASE_KEY = load("release-key");
 
     public static final LuaScript RENEW = load("renew");
 
@@ -28,13 +36,9 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript ABANDON = load("abandon");
 
-    public static final LuaScript FAIR_ACQUIRE = load("fair-acquire");
 
-    public static final LuaScript FAIR_RELEASE = load("fair-release");
 
-    public static final LuaScript FAIR_LEAVE = load("fair-leave");
 
-    public static final LuaScript FAIR_FORCE_RELEASE = load("fair-force-release");
 
     public static final LuaScript READ_ACQUIRE = load("read-acquire");
 
@@ -49,8 +53,8 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE, ABANDON, FAIR_ACQUIRE,
-            FAIR_RELEASE, FAIR_LEAVE, FAIR_FORCE_RELEASE, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, ACQUIRE_KEY, RELEASE_KEY, RENEW, FORCE_RELEASE,
+            ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
             WRITE_LEAVE, RW_FORCE_RELEASE);
 
     static LuaScript load(String name) {

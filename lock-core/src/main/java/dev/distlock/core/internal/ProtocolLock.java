@@ -39,9 +39,14 @@ public final class ProtocolLock implements DistributedLock {
         this.protocol = protocol;
     }
 
-    /** The plain reentrant lock. */
+    /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
     public static ProtocolLock reentrant(LockEngine engine, String name) {
-        return new ProtocolLock(engine, new ReentrantProtocol(engine, engine.keys(name)));
+        return new ProtocolLock(engine, new QueuedProtocol(engine, engine.keys(name)));
+    }
+
+    /** The fair lock: the same queued lock; the name says what callers rely on. */
+    public static ProtocolLock fair(LockEngine engine, String name) {
+        return reentrant(engine, name);
     }
 
     @Override
@@ -98,8 +103,7 @@ public final class ProtocolLock implements DistributedLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name() + "'");
         }
-        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, context,
-                waitTime).start();
+        CompletableFuture<Grant> result = startAcquisition(leaseMillis, context, waitTime);
         Grant grant;
         try {
             grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
@@ -124,6 +128,13 @@ public final class ProtocolLock implements DistributedLock {
         this.engine.threadHolds().put(threadKey(thread), hold);
         this.engine.watchdog().watch(hold);
         return Optional.of(new DefaultLockLease(hold, this::releaseOne));
+    }
+
+    private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime) {
+        if (this.protocol instanceof QueuedProtocol queued) {
+            return new QueuedAcquisition(this.engine, queued, leaseMillis, waitTime).start();
+        }
+        return new AcquireOperation(this.engine, this.protocol, leaseMillis, context, waitTime).start();
     }
 
     /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
@@ -198,8 +209,7 @@ public final class ProtocolLock implements DistributedLock {
         Durations.requireNonNegative("waitTime", waitTime);
         long leaseMillis = leaseMillis(leaseTime);
         this.engine.checkOpen(name());
-        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, "", waitTime)
-            .start();
+        CompletableFuture<Grant> result = startAcquisition(leaseMillis, "", waitTime);
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         lease.whenComplete((ignored, ex) -> {
             if (ex instanceof CancellationException) {

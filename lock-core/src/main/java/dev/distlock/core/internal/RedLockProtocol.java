@@ -71,7 +71,7 @@ final class RedLockProtocol implements LockProtocol {
         long sentAt = System.nanoTime();
         List<CompletableFuture<AttemptResult>> replies = new ArrayList<>(this.nodes.size());
         for (RedisGateway node : this.nodes) {
-            CompletableFuture<List<Object>> reply = onNode(node, LuaScript.ACQUIRE, ScriptOutputType.MULTI,
+            CompletableFuture<List<Object>> reply = onNode(node, LuaScript.ACQUIRE_KEY, ScriptOutputType.MULTI,
                     new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.keys.tombstoneKey(owner) }, owner,
                     Long.toString(leaseMillis), this.engine.fencingArgument());
             replies.add(reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt))
@@ -138,7 +138,7 @@ final class RedLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> release(String owner) {
         List<CompletableFuture<Long>> replies = new ArrayList<>(this.nodes.size());
         for (RedisGateway node : this.nodes) {
-            replies.add(onNode(node, LuaScript.RELEASE, ScriptOutputType.INTEGER,
+            replies.add(onNode(node, LuaScript.RELEASE_KEY, ScriptOutputType.INTEGER,
                     new String[] { this.keys.lockKey() }, owner, this.keys.channel()));
         }
         return CompletableFuture.allOf(replies.stream().map((reply) -> reply.exceptionally((ex) -> 0L))

@@ -47,6 +47,19 @@ public interface RedisGateway extends AutoCloseable {
     /** Sets the one receiver of messages (channel, message). Called once, before any subscription. */
     void onMessage(BiConsumer<String, String> listener);
 
+    /** The command scripts announce a handoff with: {@code publish}, or {@code spublish} for shard channels. */
+    default String publishCommand() {
+        return "publish";
+    }
+
+    /**
+     * Whether the receiver count of {@link #publishCommand()} run in a script counts every subscriber of the channel
+     * (so 0 proves nobody listens). Not on Redis Cluster with classic pub/sub, where it counts one node's subscribers.
+     */
+    default boolean publishCountsListeners() {
+        return true;
+    }
+
     /** Closes the connections this gateway opened; the underlying client stays open. */
     @Override
     void close();

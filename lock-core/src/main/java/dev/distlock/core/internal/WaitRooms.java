@@ -22,7 +22,6 @@ final class WaitRooms {
 
     WaitRooms(RedisGateway gateway) {
         this.gateway = gateway;
-        gateway.onMessage(this::wakeUp);
     }
 
     WaitRoom enter(String channel, boolean subscribe) {

@@ -1,0 +1,170 @@
+package dev.distlock.core.internal;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This client's wake channels of queued locks, one per lock name it waits on, and the local waiters expecting a
+ * handoff there. The first waiter of a name subscribes; the subscription lingers for a while after the last one
+ * leaves, so a client that contends for the same name again can queue with its first attempt (a waiter is only
+ * queued once its client listens, or the handoff would find nobody and skip it).
+ *
+ * <p>An announcement for an owner that no local waiter expects (it gave up and its leave failed) is released at once,
+ * so the lock moves on instead of staying with nobody for a whole lease.
+ */
+final class HandoffRooms implements AutoCloseable {
+
+    private static final Logger logger = LoggerFactory.getLogger(HandoffRooms.class);
+
+    private final RedisGateway gateway;
+
+    private final ScheduledExecutorService scheduler;
+
+    private final long lingerNanos;
+
+    private final ConcurrentMap<String, Room> rooms = new ConcurrentHashMap<>();
+
+    HandoffRooms(RedisGateway gateway, ScheduledExecutorService scheduler, long lingerNanos) {
+        this.gateway = gateway;
+        this.scheduler = scheduler;
+        this.lingerNanos = lingerNanos;
+    }
+
+    /** One wake channel: its subscription and the owners expecting a handoff on it. */
+    static final class Room {
+
+        private final String channel;
+
+        private final Consumer<String> orphanReleaser;
+
+        private final Map<String, Consumer<Handoff>> waiters = new ConcurrentHashMap<>();
+
+        private CompletableFuture<Void> subscribed = new CompletableFuture<>();
+
+        private @Nullable ScheduledFuture<?> unsubscribe;
+
+        private volatile int references;
+
+        Room(String channel, Consumer<String> orphanReleaser) {
+            this.channel = channel;
+            this.orphanReleaser = orphanReleaser;
+        }
+
+        /** Completes (normally, also on failure) once the subscription was confirmed or failed. */
+        CompletableFuture<Void> subscribedOrFailed() {
+            return this.subscribed.handle((ignored, ex) -> null);
+        }
+
+        boolean listening() {
+            return this.subscribed.isDone() && !this.subscribed.isCompletedExceptionally();
+        }
+
+        void expect(String owner, Consumer<Handoff> onHandoff) {
+            this.waiters.put(owner, onHandoff);
+        }
+
+        void forget(String owner) {
+            this.waiters.remove(owner);
+        }
+    }
+
+    /** Whether this client has a room on the channel: it waits there, or did a moment ago and still listens. */
+    boolean hasRoom(String channel) {
+        return this.rooms.containsKey(channel);
+    }
+
+    /** Enters the room of a channel, subscribing if nobody of this client listens there yet. */
+    Room enter(String channel, Consumer<String> orphanReleaser) {
+        return this.rooms.compute(channel, (key, existing) -> {
+            Room room = (existing != null) ? existing : new Room(channel, orphanReleaser);
+            room.references++;
+            if (room.unsubscribe != null) {
+                room.unsubscribe.cancel(false);
+                room.unsubscribe = null;
+            }
+            if (existing == null) {
+                CompletableFuture<Void> confirmed = room.subscribed;
+                this.gateway.subscribe(channel).whenComplete((ignored, ex) -> {
+                    if (ex != null) {
+                        logger.debug("Subscribing to {} failed; waiters there rely on their back-off", channel, ex);
+                        confirmed.completeExceptionally(ex);
+                    }
+                    else {
+                        confirmed.complete(null);
+                    }
+                });
+            }
+            return room;
+        });
+    }
+
+    /** Leaves a room; the subscription of an empty room is dropped after the linger time. */
+    void leave(Room room) {
+        this.rooms.computeIfPresent(room.channel, (key, current) -> {
+            if (current != room || --current.references > 0) {
+                return current;
+            }
+            try {
+                current.unsubscribe = this.scheduler.schedule(() -> dropIfIdle(current), this.lingerNanos,
+                        TimeUnit.NANOSECONDS);
+                return current;
+            }
+            catch (RejectedExecutionException closing) {
+                return null;
+            }
+        });
+    }
+
+    private void dropIfIdle(Room room) {
+        this.rooms.computeIfPresent(room.channel, (key, current) -> {
+            if (current != room || current.references > 0) {
+                return current;
+            }
+            this.gateway.unsubscribe(key);
+            return null;
+        });
+    }
+
+    /** Delivers a message of a wake channel; false when the channel is not one of these rooms. */
+    boolean deliver(String channel, String message) {
+        Room room = this.rooms.get(channel);
+        if (room == null) {
+            return false;
+        }
+        Handoff handoff = Handoff.parse(message);
+        if (handoff == null) {
+            return true;
+        }
+        Consumer<Handoff> waiter = room.waiters.remove(handoff.owner());
+        if (waiter != null) {
+            waiter.accept(handoff);
+        }
+        else {
+            logger.debug("Lock on {} was handed to owner {} that no longer waits; releasing it", channel,
+                    handoff.owner());
+            room.orphanReleaser.accept(handoff.owner());
+        }
+        return true;
+    }
+
+    /** Number of channels with waiters now (lingering subscriptions not counted). */
+    int activeRooms() {
+        return (int) this.rooms.values().stream().filter((room) -> room.references > 0).count();
+    }
+
+    @Override
+    public void close() {
+        this.rooms.clear();
+    }
+}

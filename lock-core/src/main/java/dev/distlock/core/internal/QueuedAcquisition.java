@@ -1,0 +1,288 @@
+package dev.distlock.core.internal;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.LockOperationException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One acquisition of a {@link QueuedProtocol queued lock}, from the first attempt to a grant or a decision, without
+ * blocking a thread.
+ *
+ * <p>The first attempt goes straight to Redis: an uncontended acquire is one round trip. A refused caller that may
+ * wait is queued in Redis by that same attempt when its client already listens on the name's wake channel (otherwise
+ * it subscribes first and then queues with a second attempt), and then sleeps: the release that reaches it hands it
+ * the lock and announces that on the wake channel, and the operation completes with no further round trip. It checks
+ * on its place only when the announcement may have been lost: after the holder's lease can have ended (a dead holder's
+ * lease runs out; the check hands the lock over), or after a back-off of {@code maxBackoff} for the head of the
+ * queue ({@code maxBackoff * (k + 1)^2} for the waiter k places back, at most 100 back-offs), whichever is first,
+ * never beyond the deadline. One timer at a time serves both the checks and the deadline.
+ *
+ * <p>{@link #start()}'s future is the arbiter of every race: whoever completes it first decides. A grant or handoff
+ * that arrives after it was completed otherwise (cancelled, timed out, gave up) is released, a queue entry is removed,
+ * and an attempt whose reply did not arrive is abandoned (tombstone and owner-checked clean-up).
+ */
+final class QueuedAcquisition {
+
+    private final LockEngine engine;
+
+    private final QueuedProtocol protocol;
+
+    private final long leaseMillis;
+
+    private final Duration waitTime;
+
+    private final long deadlineNanos;
+
+    private final boolean willWait;
+
+    private final String owner;
+
+    private final CompletableFuture<Grant> result = new CompletableFuture<>();
+
+    private volatile String entry = "";
+
+    private volatile @Nullable QueueReply reference;
+
+    private volatile long firstQueuedSentAt;
+
+    private volatile boolean abandoned;
+
+    private volatile HandoffRooms.@Nullable Room room;
+
+    private volatile @Nullable ScheduledFuture<?> timer;
+
+    QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
+        this.engine = engine;
+        this.protocol = protocol;
+        this.leaseMillis = leaseMillis;
+        this.waitTime = waitTime;
+        this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
+        this.willWait = !waitTime.isZero();
+        this.owner = engine.newOwner();
+    }
+
+    /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
+    CompletableFuture<Grant> start() {
+        this.result.whenComplete((grant, ex) -> finish(ex));
+        if (this.willWait && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
+            // Others of this client wait on the name (or did a moment ago): queue at once, once listening.
+            enterRoom().subscribedOrFailed().thenRun(() -> send(true));
+        }
+        else {
+            send(false);
+        }
+        return this.result;
+    }
+
+    private void send(boolean queue) {
+        if (this.result.isDone()) {
+            return;
+        }
+        long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.deadlineNanos - System.nanoTime()))
+                : 0;
+        if (queue && this.entry.isEmpty() && this.firstQueuedSentAt == 0) {
+            this.firstQueuedSentAt = System.nanoTime();
+        }
+        this.protocol.attempt(this.owner, this.leaseMillis, waitMillis, this.entry)
+            .whenComplete(this::onReply);
+    }
+
+    private void onReply(@Nullable QueueReply reply, @Nullable Throwable ex) {
+        if (ex != null) {
+            this.abandoned = true;
+            this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+            this.result.completeExceptionally(operationFailure(ex));
+            return;
+        }
+        Grant grant = reply.grant();
+        if (grant != null) {
+            deliver(grant);
+            return;
+        }
+        if (reply.queued()) {
+            this.entry = reply.entry();
+            this.reference = reply;
+        }
+        if (this.result.isDone()) {
+            // Given up while this attempt was on its way: take the entry it made out of the queue again.
+            if (reply.queued()) {
+                this.engine.quietly(this.protocol.lockName(), this.owner, this.protocol.leave(this.owner,
+                        reply.entry()));
+            }
+            return;
+        }
+        long remaining = this.deadlineNanos - System.nanoTime();
+        if (remaining <= 0 || !this.willWait) {
+            notAcquired();
+            return;
+        }
+        if (!reply.queued()) {
+            if (this.room == null) {
+                HandoffRooms.Room entered = enterRoom();
+                // Queue only once subscribed: a handoff announced before that would find nobody and skip us.
+                entered.subscribedOrFailed().thenRun(() -> send(true));
+            }
+            else {
+                // Refused without queueing (a tombstone of an earlier attempt, or not yet listening): back off.
+                schedule(Math.min(jittered(this.engine.options().maxBackoff().toNanos()), remaining));
+            }
+            return;
+        }
+        schedule(Math.min(sleepNanos(reply), remaining));
+    }
+
+    private HandoffRooms.Room enterRoom() {
+        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
+                (orphan) -> this.engine.releaseQuietly(this.protocol, orphan));
+        entered.expect(this.owner, this::onHandoff);
+        this.room = entered;
+        if (this.result.isDone()) {
+            // Completed while entering: finish() may have missed the room.
+            leaveRoom();
+        }
+        return entered;
+    }
+
+    /** The wake channel said the lock was handed to this operation's owner. */
+    private void onHandoff(Handoff handoff) {
+        long now = System.nanoTime();
+        QueueReply ref = this.reference;
+        long anchor;
+        if (ref != null && ref.serverMicros() > 0) {
+            // The handoff happened (handoff - reference) server microseconds after the referenced attempt ran, and
+            // that attempt ran after it was sent: count the lease from there, never from the announcement's arrival.
+            anchor = ref.sentAtNanos() + TimeUnit.MICROSECONDS.toNanos(handoff.serverMicros() - ref.serverMicros());
+        }
+        else {
+            // Announced before the queueing attempt's reply arrived: that attempt was sent before the handoff.
+            anchor = this.firstQueuedSentAt;
+        }
+        deliver(new Grant(this.owner, handoff.fencingToken(), Math.min(anchor, now)));
+    }
+
+    private void deliver(Grant grant) {
+        if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
+            // The same grant arrived twice (announcement and check): nothing to do.
+            return;
+        }
+        long validityNanos = grant.sentAtNanos() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
+                - Hold.driftNanos(this.leaseMillis) - System.nanoTime();
+        if (validityNanos <= 0) {
+            // The lease ended before the grant arrived: using it would be unprotected.
+            this.result.completeExceptionally(tooSlow(grant));
+            this.engine.releaseQuietly(this.protocol, this.owner);
+            return;
+        }
+        if (!this.result.complete(grant) && this.result.isCompletedExceptionally()) {
+            // Given up before the grant arrived: it belongs to nobody, pass the lock on.
+            this.engine.releaseQuietly(this.protocol, this.owner);
+        }
+    }
+
+    private void schedule(long nanos) {
+        try {
+            this.timer = this.engine.scheduler().schedule(this::onTimer, nanos, TimeUnit.NANOSECONDS);
+            if (this.result.isDone()) {
+                cancelTimer();
+            }
+        }
+        catch (RejectedExecutionException closing) {
+            this.result.completeExceptionally(new LockOperationException(this.protocol.lockName(),
+                    "The lock client was closed while waiting for lock '" + this.protocol.lockName() + "'", closing));
+        }
+    }
+
+    private void onTimer() {
+        if (this.result.isDone()) {
+            return;
+        }
+        if (this.deadlineNanos - System.nanoTime() <= 0) {
+            notAcquired();
+            return;
+        }
+        send(true);
+    }
+
+    private void notAcquired() {
+        this.result.completeExceptionally(new LockNotAcquiredException(this.protocol.lockName(), this.waitTime));
+    }
+
+    /** Runs once when the result is completed, by anyone: a grant stays; anything else gives the place up. */
+    private void finish(@Nullable Throwable ex) {
+        cancelTimer();
+        leaveRoom();
+        if (ex == null || this.abandoned) {
+            return;
+        }
+        String queued = this.entry;
+        if (!queued.isEmpty() || ex instanceof CancellationException) {
+            // Removes the entry, and releases the lock if it was handed over in the meantime.
+            this.engine.quietly(this.protocol.lockName(), this.owner, this.protocol.leave(this.owner, queued));
+        }
+    }
+
+    private void leaveRoom() {
+        HandoffRooms.Room entered = this.room;
+        if (entered != null) {
+            entered.forget(this.owner);
+            this.engine.handoffRooms().leave(entered);
+            this.room = null;
+        }
+    }
+
+    private void cancelTimer() {
+        ScheduledFuture<?> scheduled = this.timer;
+        if (scheduled != null) {
+            scheduled.cancel(false);
+        }
+    }
+
+    private long sleepNanos(QueueReply reply) {
+        // The head is checked every back-off: only it can be handed the lock next. Waiters further back check
+        // quadratically less often, so a long queue costs a bounded number of calls per back-off step.
+        long behind = Math.max(0, Math.min(reply.position(), 9));
+        long bound = this.engine.options().maxBackoff().toNanos() * (behind + 1) * (behind + 1);
+        long sleep = jittered(bound);
+        if (reply.holderPttlMillis() >= 0) {
+            // The holder's lease can have ended by then: a check hands the lock over if it died.
+            sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(reply.holderPttlMillis() + 1));
+        }
+        return sleep;
+    }
+
+    private static long jittered(long bound) {
+        // Jitter spreads the checks of waiters in different processes.
+        return bound / 2 + ThreadLocalRandom.current().nextLong(bound / 2 + 1);
+    }
+
+    private LockOperationException tooSlow(Grant grant) {
+        String name = this.protocol.lockName();
+        long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grant.sentAtNanos());
+        return new LockOperationException(name, "Lock '" + name + "' was granted, but the grant arrived " + lateMillis
+                + " ms after it was made, longer than the " + this.leaseMillis + " ms lease minus drift: the lease was "
+                + "over on arrival, so the grant is being released. Use a longer lease or check the network.", null);
+    }
+
+    private LockOperationException operationFailure(Throwable ex) {
+        Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+        if (cause instanceof LockOperationException failure) {
+            return failure;
+        }
+        String name = this.protocol.lockName();
+        String why = (cause instanceof TimeoutException)
+                ? "Redis did not answer within " + this.engine.options().operationTimeout()
+                : "Redis answered with an error: " + cause.getMessage();
+        return new LockOperationException(name, "Could not acquire lock '" + name + "': " + why
+                + ". The outcome is unknown, so a possible grant is being released.", cause);
+    }
+}

@@ -1,0 +1,197 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The queued lock hands a released lock straight to the next live waiter, in arrival order, with no barging. */
+class HandoffTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisCommands<String, String> raw;
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        this.pool.shutdownNow();
+        assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        this.clients.close();
+    }
+
+    @Test
+    void releaseHandsTheLockToTheQueuedWaiterWhichHoldsItWithoutAnotherCall() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = this.clients.create();
+        // Fixed leases: no watchdog renewal in the counts.
+        LockLease held = holder.getLock("handoff").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        Future<Long> waited = this.pool.submit(() -> {
+            try (LockLease lease = waiter.getLock("handoff").acquire(Duration.ofSeconds(20), Duration.ofSeconds(60))) {
+                return lease.fencingToken();
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{handoff}:queue") == 1);
+        long scriptsBefore = scriptCalls();
+        long acquiresBefore = acquireCalls();
+
+        held.close();
+        long token = waited.get(10, TimeUnit.SECONDS);
+
+        assertThat(token).as("the waiter's token is newer than the holder's").isGreaterThan(held.fencingToken());
+        // The release (1 call) handed over and the waiter's close released (1 call): no acquire attempt in between.
+        assertThat(acquireCalls() - acquiresBefore).as("acquire attempts after the release").isZero();
+        assertThat(scriptCalls() - scriptsBefore).isEqualTo(2);
+        assertThat(this.raw.exists("lock:{handoff}", "lock:{handoff}:queue")).isZero();
+    }
+
+    @Test
+    void waitersFromManyClientsAreGrantedInArrivalOrder() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        LockLease held = holder.getLock("order").acquire(Duration.ZERO);
+        List<Integer> grants = new CopyOnWriteArrayList<>();
+        List<Future<?>> waiters = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            int index = i;
+            RedisLockClient client = this.clients.create();
+            waiters.add(this.pool.submit(() -> {
+                try (LockLease lease = client.getLock("order").acquire(Duration.ofSeconds(30))) {
+                    grants.add(index);
+                }
+                return null;
+            }));
+            long queued = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{order}:queue") == queued);
+        }
+        held.close();
+        for (Future<?> waiter : waiters) {
+            waiter.get(20, TimeUnit.SECONDS);
+        }
+        assertThat(grants).containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void anAcquireDoesNotBargeAheadOfALiveQueuedWaiter() throws Exception {
+        // A free lock with a waiter queued: what the queue looks like right after a holder's lease ran out.
+        RedisClient listenerClient = RedisClient.create(RedisURI.create(redis.uri()));
+        try (StatefulRedisPubSubConnection<String, String> listener = listenerClient.connectPubSub()) {
+            CompletableFuture<String> announced = new CompletableFuture<>();
+            listener.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    announced.complete(message);
+                }
+            });
+            listener.sync().subscribe("lock:{barge}:h:other");
+            this.raw.rpush("lock:{barge}:queue", "other:1|30000|" + (serverMillis() + 60_000) + "|lock:{barge}:h:other");
+
+            RedisLockClient latecomer = this.clients.create();
+            assertThat(latecomer.getLock("barge").tryAcquire()).as("the latecomer must not take the lock").isEmpty();
+
+            assertThat(this.raw.get("lock:{barge}")).as("handed to the queued waiter").isEqualTo("other:1");
+            assertThat(announced.get(5, TimeUnit.SECONDS)).startsWith("other:1|");
+            assertThat(this.raw.pttl("lock:{barge}")).isBetween(1L, 30_000L);
+        }
+        finally {
+            listenerClient.shutdown();
+        }
+    }
+
+    @Test
+    void aQueuedWaiterWhoseClientNoLongerListensIsSkipped() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = this.clients.create();
+        LockLease held = holder.getLock("skip").acquire(Duration.ZERO);
+        // A dead waiter: queued by a client that no longer listens (its process died).
+        this.raw.rpush("lock:{skip}:queue", "dead:1|30000|" + (serverMillis() + 60_000) + "|lock:{skip}:h:dead");
+        Future<Long> live = this.pool.submit(() -> {
+            try (LockLease lease = waiter.getLock("skip").acquire(Duration.ofSeconds(20))) {
+                return lease.fencingToken();
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{skip}:queue") == 2);
+
+        held.close();
+
+        assertThat(live.get(5, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+        assertThat(this.raw.exists("lock:{skip}", "lock:{skip}:queue")).isZero();
+    }
+
+    @Test
+    void releaseWithNobodyQueuedPublishesNothing() throws Exception {
+        RedisLockClient client = this.clients.create();
+        this.raw.configResetstat();
+        for (int i = 0; i < 10; i++) {
+            client.getLock("quiet").acquire(Duration.ZERO).close();
+        }
+        assertThat(commandCalls().getOrDefault("publish", 0L)).isZero();
+    }
+
+    @Test
+    void aWaiterThatGivesUpLeavesTheQueue() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = this.clients.create();
+        try (LockLease held = holder.getLock("give-up").acquire(Duration.ZERO)) {
+            assertThat(waiter.getLock("give-up").tryAcquire(Duration.ofMillis(800))).isEmpty();
+            assertThat(this.raw.exists("lock:{give-up}:queue")).as("no entry left behind").isZero();
+        }
+        assertThat(this.raw.exists("lock:{give-up}")).isZero();
+    }
+
+    private long serverMillis() {
+        List<String> time = this.raw.time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
+    private long scriptCalls() {
+        Map<String, Long> calls = commandCalls();
+        return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+    }
+
+    /** Acquire attempts run the acquire script, which (alone) reads the tombstone with EXISTS. */
+    private long acquireCalls() {
+        return commandCalls().getOrDefault("exists", 0L);
+    }
+
+    private Map<String, Long> commandCalls() {
+        Matcher matcher = Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+)").matcher(this.raw.info("commandstats"));
+        Map<String, Long> calls = new java.util.HashMap<>();
+        while (matcher.find()) {
+            calls.put(matcher.group(1), Long.parseLong(matcher.group(2)));
+        }
+        return calls;
+    }
+}
