@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,8 @@ final class AcquireOperation {
             return;
         }
         if (this.result.isDone()) {
+            // Cancelled or interrupted while this attempt was on its way: a queued protocol may have kept our place.
+            this.protocol.leaveQueue(this.owner);
             return;
         }
         long remaining = this.deadlineNanos - System.nanoTime();
@@ -103,6 +106,15 @@ final class AcquireOperation {
         }
         long sleep = Math.min(sleepNanos(reply.holderPttlMillis()), remaining);
         entered.sleep(generation, sleep, this.owner).thenRun(this::attemptInRoom);
+    }
+
+    /** The client was closed under a waiting operation: every future the client handed out still completes. */
+    private void closed(RejectedExecutionException cause) {
+        String name = this.protocol.lockName();
+        if (this.result.completeExceptionally(new LockOperationException(name, "The lock client was closed while "
+                + "waiting for lock '" + name + "'", cause))) {
+            this.protocol.leaveQueue(this.owner);
+        }
     }
 
     private void notAcquired() {
@@ -127,11 +139,18 @@ final class AcquireOperation {
             }
         });
         // Bounds the wait for the racer slot; cancelled on completion so long waits leave no timer behind.
-        ScheduledFuture<?> deadline = this.engine.scheduler().schedule(() -> {
-            if (!this.racing) {
-                notAcquired();
-            }
-        }, remaining, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> deadline;
+        try {
+            deadline = this.engine.scheduler().schedule(() -> {
+                if (!this.racing) {
+                    notAcquired();
+                }
+            }, remaining, TimeUnit.NANOSECONDS);
+        }
+        catch (RejectedExecutionException closing) {
+            closed(closing);
+            return;
+        }
         this.result.whenComplete((grant, ex) -> deadline.cancel(false));
         // Attempt only once subscribed, so a release between the refused attempt and the subscription is not missed.
         turn.thenCompose((ignored) -> this.engine.waitRooms().subscribedOrDone(entered)

@@ -41,6 +41,16 @@ final class HandoffRooms implements AutoCloseable {
         this.lingerNanos = lingerNanos;
     }
 
+    /** A local waiter expecting a handoff. */
+    interface Waiter {
+
+        /** The lock was handed to this waiter's owner. */
+        void handedOver(Handoff handoff);
+
+        /** The client is closing: the waiter must complete now, as nobody will wake it. */
+        void clientClosed();
+    }
+
     /** One wake channel: its subscription and the owners expecting a handoff on it. */
     static final class Room {
 
@@ -48,7 +58,7 @@ final class HandoffRooms implements AutoCloseable {
 
         private final Consumer<String> orphanReleaser;
 
-        private final Map<String, Consumer<Handoff>> waiters = new ConcurrentHashMap<>();
+        private final Map<String, Waiter> waiters = new ConcurrentHashMap<>();
 
         private CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
@@ -66,12 +76,8 @@ final class HandoffRooms implements AutoCloseable {
             return this.subscribed.handle((ignored, ex) -> null);
         }
 
-        boolean listening() {
-            return this.subscribed.isDone() && !this.subscribed.isCompletedExceptionally();
-        }
-
-        void expect(String owner, Consumer<Handoff> onHandoff) {
-            this.waiters.put(owner, onHandoff);
+        void expect(String owner, Waiter waiter) {
+            this.waiters.put(owner, waiter);
         }
 
         void forget(String owner) {
@@ -146,9 +152,9 @@ final class HandoffRooms implements AutoCloseable {
         if (handoff == null) {
             return true;
         }
-        Consumer<Handoff> waiter = room.waiters.remove(handoff.owner());
+        Waiter waiter = room.waiters.remove(handoff.owner());
         if (waiter != null) {
-            waiter.accept(handoff);
+            waiter.handedOver(handoff);
         }
         else {
             logger.debug("Lock on {} was handed to owner {} that no longer waits; releasing it", channel,
@@ -165,6 +171,9 @@ final class HandoffRooms implements AutoCloseable {
 
     @Override
     public void close() {
+        for (Room room : this.rooms.values()) {
+            room.waiters.values().forEach(Waiter::clientClosed);
+        }
         this.rooms.clear();
     }
 }

@@ -144,7 +144,17 @@ final class QueuedAcquisition {
     private HandoffRooms.Room enterRoom() {
         HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
                 (orphan) -> this.engine.releaseQuietly(this.protocol, orphan));
-        entered.expect(this.owner, this::onHandoff);
+        entered.expect(this.owner, new HandoffRooms.Waiter() {
+            @Override
+            public void handedOver(Handoff handoff) {
+                onHandoff(handoff);
+            }
+
+            @Override
+            public void clientClosed() {
+                closed(null);
+            }
+        });
         this.room = entered;
         if (this.result.isDone()) {
             // Completed while entering: finish() may have missed the room.
@@ -197,9 +207,15 @@ final class QueuedAcquisition {
             }
         }
         catch (RejectedExecutionException closing) {
-            this.result.completeExceptionally(new LockOperationException(this.protocol.lockName(),
-                    "The lock client was closed while waiting for lock '" + this.protocol.lockName() + "'", closing));
+            closed(closing);
         }
+    }
+
+    /** The client was closed under this operation: every future the client handed out still completes. */
+    private void closed(@Nullable Throwable cause) {
+        String name = this.protocol.lockName();
+        this.result.completeExceptionally(new LockOperationException(name, "The lock client was closed while "
+                + "waiting for lock '" + name + "'; its queue entry expires by itself", cause));
     }
 
     private void onTimer() {

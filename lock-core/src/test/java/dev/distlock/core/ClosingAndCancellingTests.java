@@ -1,0 +1,85 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** Every future a client hands out completes, and a cancelled first attempt leaves no place in a queue behind. */
+class ClosingAndCancellingTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() {
+        this.clients.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "reentrant", "write" })
+    void anAsyncAcquireWaitingWhenItsClientClosesCompletes(String kind) throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = this.clients.create();
+        try (LockLease held = lock(holder, kind).acquire(Duration.ZERO)) {
+            CompletableFuture<LockLease> waiting = lock(waiter, kind).acquireAsync(Duration.ofSeconds(60))
+                .toCompletableFuture();
+            Thread.sleep(300);
+            assertThat(waiting).isNotDone();
+
+            waiter.close();
+
+            assertThatExceptionOfType(ExecutionException.class)
+                .isThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+                .withCauseInstanceOf(LockOperationException.class);
+            assertThat(held.isHeld()).isTrue();
+        }
+    }
+
+    @Test
+    void aWriterCancelledDuringItsFirstAttemptDoesNotKeepReadersOut() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient writer = this.clients.create();
+        RedisLockClient reader = this.clients.create();
+        for (int i = 0; i < 20; i++) {
+            LockLease held = holder.getReadWriteLock("rw").writeLock().acquire(Duration.ZERO);
+            CompletableFuture<LockLease> waiting = writer.getReadWriteLock("rw").writeLock()
+                .acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+            waiting.cancel(false);
+            // Let the cancelled attempt's reply and clean-up arrive (no waiting writer must stay registered).
+            Thread.sleep(50);
+            held.close();
+            assertThat(this.raw.zcard("lock:{rw}:wwait")).as("round %d: no waiting writer left", i).isZero();
+            try (LockLease read = reader.getReadWriteLock("rw").readLock().tryAcquire().orElseThrow()) {
+                assertThat(read.isHeld()).isTrue();
+            }
+        }
+    }
+
+    private static DistributedLock lock(RedisLockClient client, String kind) {
+        return "write".equals(kind) ? client.getReadWriteLock("closing").writeLock() : client.getLock("closing");
+    }
+}
