@@ -72,7 +72,7 @@ class ClosingAndCancellingTests {
             // Let the cancelled attempt's reply and clean-up arrive (no waiting writer must stay registered).
             Thread.sleep(50);
             held.close();
-            assertThat(this.raw.zcard("lock:{rw}:wwait")).as("round %d: no waiting writer left", i).isZero();
+            assertThat(this.raw.llen("lock:{rw}:write:queue")).as("round %d: no queued writer left", i).isZero();
             try (LockLease read = reader.getReadWriteLock("rw").readLock().tryAcquire().orElseThrow()) {
                 assertThat(read.isHeld()).isTrue();
             }

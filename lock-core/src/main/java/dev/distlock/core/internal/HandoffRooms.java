@@ -8,7 +8,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -20,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * leaves, so a client that contends for the same name again can queue with its first attempt (a waiter is only
  * queued once its client listens, or the handoff would find nobody and skip it).
  *
- * <p>An announcement for an owner that no local waiter expects (it gave up and its leave failed) is released at once,
- * so the lock moves on instead of staying with nobody for a whole lease.
+ * <p>An announcement for an owner that no local waiter expects is ignored: either the waiter already learned of the
+ * grant from a check, or it gave up, and then its leave (retried as an abandon while Redis fails) releases the lock.
  */
 final class HandoffRooms implements AutoCloseable {
 
@@ -56,8 +55,6 @@ final class HandoffRooms implements AutoCloseable {
 
         private final String channel;
 
-        private final Consumer<String> orphanReleaser;
-
         private final Map<String, Waiter> waiters = new ConcurrentHashMap<>();
 
         private CompletableFuture<Void> subscribed = new CompletableFuture<>();
@@ -66,9 +63,8 @@ final class HandoffRooms implements AutoCloseable {
 
         private volatile int references;
 
-        Room(String channel, Consumer<String> orphanReleaser) {
+        Room(String channel) {
             this.channel = channel;
-            this.orphanReleaser = orphanReleaser;
         }
 
         /** Completes (normally, also on failure) once the subscription was confirmed or failed. */
@@ -91,9 +87,9 @@ final class HandoffRooms implements AutoCloseable {
     }
 
     /** Enters the room of a channel, subscribing if nobody of this client listens there yet. */
-    Room enter(String channel, Consumer<String> orphanReleaser) {
+    Room enter(String channel) {
         return this.rooms.compute(channel, (key, existing) -> {
-            Room room = (existing != null) ? existing : new Room(channel, orphanReleaser);
+            Room room = (existing != null) ? existing : new Room(channel);
             room.references++;
             if (room.unsubscribe != null) {
                 room.unsubscribe.cancel(false);
@@ -157,9 +153,8 @@ final class HandoffRooms implements AutoCloseable {
             waiter.handedOver(handoff);
         }
         else {
-            logger.debug("Lock on {} was handed to owner {} that no longer waits; releasing it", channel,
-                    handoff.owner());
-            room.orphanReleaser.accept(handoff.owner());
+            logger.debug("Handoff on {} to owner {}, which waits no more (it learned of the grant or gave up)",
+                    channel, handoff.owner());
         }
         return true;
     }

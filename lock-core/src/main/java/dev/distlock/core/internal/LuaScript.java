@@ -48,14 +48,14 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript WRITE_ACQUIRE = load("write-acquire");
 
-    public static final LuaScript WRITE_LEAVE = load("write-leave");
+    public static final LuaScript WRITE_RELEASE = load("write-release");
 
     public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
 
     /** Every script, for warming a server's script cache. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, ACQUIRE_KEY, RELEASE_KEY, RENEW, FORCE_RELEASE,
             ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
-            WRITE_LEAVE, RW_FORCE_RELEASE);
+            WRITE_RELEASE, RW_FORCE_RELEASE);
 
     static LuaScript load(String name) {
         String path = "/dev/distlock/core/scripts/" + name + ".lua";

@@ -109,16 +109,22 @@ final class QueuedAcquisition {
             deliver(grant);
             return;
         }
+        if (this.result.isDone()) {
+            // A late reply. After a grant it is stale (the entry it reports was popped by the handoff): ignore it.
+            // After giving up, take the entry it may have made out of the queue again.
+            if (this.result.isCompletedExceptionally() && reply.queued()) {
+                leave(reply.entry());
+            }
+            return;
+        }
         if (reply.queued()) {
             this.entry = reply.entry();
             this.reference = reply;
         }
-        if (this.result.isDone()) {
-            // Given up while this attempt was on its way: take the entry it made out of the queue again.
-            if (reply.queued()) {
-                this.engine.quietly(this.protocol.lockName(), this.owner, this.protocol.leave(this.owner,
-                        reply.entry()));
-            }
+        else if (!this.entry.isEmpty()) {
+            // Skipped while queued (our client did not hear the handoff): queue again at once.
+            this.entry = "";
+            send(true);
             return;
         }
         long remaining = this.deadlineNanos - System.nanoTime();
@@ -142,8 +148,7 @@ final class QueuedAcquisition {
     }
 
     private HandoffRooms.Room enterRoom() {
-        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
-                (orphan) -> this.engine.releaseQuietly(this.protocol, orphan));
+        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel());
         entered.expect(this.owner, new HandoffRooms.Waiter() {
             @Override
             public void handedOver(Handoff handoff) {
@@ -242,9 +247,20 @@ final class QueuedAcquisition {
         }
         String queued = this.entry;
         if (!queued.isEmpty() || ex instanceof CancellationException) {
-            // Removes the entry, and releases the lock if it was handed over in the meantime.
-            this.engine.quietly(this.protocol.lockName(), this.owner, this.protocol.leave(this.owner, queued));
+            leave(queued);
         }
+    }
+
+    /**
+     * Removes the entry, and releases the lock if it was handed over in the meantime. If Redis does not answer, the
+     * entry could still be handed the lock later, so the clean-up becomes an abandon, retried while it matters.
+     */
+    private void leave(String queued) {
+        this.protocol.leave(this.owner, queued).whenComplete((ignored, ex) -> {
+            if (ex != null) {
+                this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+            }
+        });
     }
 
     private void leaveRoom() {

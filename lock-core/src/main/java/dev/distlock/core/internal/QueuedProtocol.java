@@ -1,5 +1,6 @@
 package dev.distlock.core.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,9 +17,32 @@ import io.lettuce.core.ScriptOutputType;
  * reaches at least one subscriber). On Redis Cluster the receiver count does not prove that, so there only the
  * deadline and the client's own check (an announcement for an owner nobody waits for is released at once) apply.
  */
-final class QueuedProtocol implements LockProtocol {
+class QueuedProtocol implements LockProtocol {
+
+    /**
+     * Where a queued lock lives and which scripts run it.
+     *
+     * @param names the lock name's keys (fence key, tombstones)
+     * @param lockKey the key holding the owner token
+     * @param queueKey the list of waiters
+     * @param acquire the acquire script (KEYS: lock, fence, queue, tombstone, then {@code extraKeys})
+     * @param release the release script (KEYS: lock, fence, queue, tombstone or unused, then {@code extraKeys};
+     * ARGV: mode, owner, fencing, publish command, listener counts, mode argument, then {@code extraReleaseArgs})
+     * @param extraKeys keys both scripts take after the first four
+     * @param extraReleaseArgs arguments the release script takes after the first six
+     */
+    record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, LuaScript release,
+            List<String> extraKeys, List<String> extraReleaseArgs) {
+
+        static Layout of(LockKeys names) {
+            return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.RELEASE,
+                    List.of(), List.of());
+        }
+    }
 
     private final LockEngine engine;
+
+    private final Layout layout;
 
     private final LockKeys keys;
 
@@ -27,10 +51,15 @@ final class QueuedProtocol implements LockProtocol {
     private final String wakeChannel;
 
     QueuedProtocol(LockEngine engine, LockKeys keys) {
+        this(engine, Layout.of(keys));
+    }
+
+    QueuedProtocol(LockEngine engine, Layout layout) {
         this.engine = engine;
-        this.keys = keys;
-        this.queueKey = keys.queueKey();
-        this.wakeChannel = keys.lockKey() + ":h:" + engine.clientId();
+        this.layout = layout;
+        this.keys = layout.names();
+        this.queueKey = layout.queueKey();
+        this.wakeChannel = layout.lockKey() + ":h:" + engine.clientId();
     }
 
     @Override
@@ -40,7 +69,7 @@ final class QueuedProtocol implements LockProtocol {
 
     @Override
     public String holdKey() {
-        return this.keys.lockKey();
+        return this.layout.lockKey();
     }
 
     /** This client's wake channel for the name: handoffs to its waiters are announced here. */
@@ -68,9 +97,8 @@ final class QueuedProtocol implements LockProtocol {
      */
     CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.ACQUIRE, lockName(),
-                new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.queueKey,
-                        this.keys.tombstoneKey(owner) },
+        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(this.layout.acquire(), lockName(),
+                keys(this.keys.tombstoneKey(owner)),
                 owner, Long.toString(leaseMillis), this.engine.fencingArgument(), Long.toString(waitMillis),
                 this.wakeChannel, this.engine.publishCommand(), this.engine.listenerCountArgument(), entry);
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
@@ -78,7 +106,7 @@ final class QueuedProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        return this.engine.renewOwnedKey(this.keys.lockKey(), owner, leaseMillis);
+        return this.engine.renewOwnedKey(this.layout.lockKey(), owner, leaseMillis);
     }
 
     @Override
@@ -103,7 +131,7 @@ final class QueuedProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> isLocked() {
-        return this.engine.exists(this.keys.lockKey());
+        return this.engine.exists(this.layout.lockKey());
     }
 
     @Override
@@ -112,10 +140,22 @@ final class QueuedProtocol implements LockProtocol {
     }
 
     private CompletableFuture<Boolean> run(String mode, String owner, String fourthKey, String extra) {
-        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.RELEASE, ScriptOutputType.MULTI,
-                new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.queueKey, fourthKey }, mode, owner,
-                this.engine.fencingArgument(), this.engine.publishCommand(), this.engine.listenerCountArgument(),
-                extra);
+        List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.fencingArgument(),
+                this.engine.publishCommand(), this.engine.listenerCountArgument(), extra));
+        args.addAll(this.layout.extraReleaseArgs());
+        CompletableFuture<List<Object>> reply = this.engine.eval(this.layout.release(), ScriptOutputType.MULTI,
+                keys(fourthKey), args.toArray(String[]::new));
         return reply.thenApply((values) -> LockEngine.toLong(values.get(0)) == 1L);
+    }
+
+    private String[] keys(String fourthKey) {
+        List<String> all = new ArrayList<>(List.of(this.layout.lockKey(), this.keys.fenceKey(), this.queueKey,
+                fourthKey));
+        all.addAll(this.layout.extraKeys());
+        return all.toArray(String[]::new);
+    }
+
+    LockEngine engine() {
+        return this.engine;
     }
 }

@@ -52,9 +52,10 @@ final class ReadProtocol implements LockProtocol {
             boolean willWait) {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
-                new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.waitingWritersKey(),
+                new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.writerQueueKey(),
                         this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
-                owner, Long.toString(leaseMillis), this.engine.fencingArgument(), context);
+                owner, Long.toString(leaseMillis), this.engine.fencingArgument(), context,
+                this.engine.publishCommand(), this.engine.listenerCountArgument());
         return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
     }
 
@@ -68,7 +69,10 @@ final class ReadProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> release(String owner) {
         CompletableFuture<Long> reply = this.engine.eval(LuaScript.READ_RELEASE, ScriptOutputType.INTEGER,
-                new String[] { this.keys.readersKey() }, owner, channel());
+                new String[] { this.keys.readersKey(), this.keys.writeKey(), this.keys.names().fenceKey(),
+                        this.keys.writerQueueKey() },
+                owner, channel(), this.engine.fencingArgument(), this.engine.publishCommand(),
+                this.engine.listenerCountArgument());
         return reply.thenApply((removed) -> {
             this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
             return removed == 1L;

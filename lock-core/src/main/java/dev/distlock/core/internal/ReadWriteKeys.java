@@ -6,13 +6,13 @@ package dev.distlock.core.internal;
  * @param names the lock's base keys (fence key and channel are shared with them)
  * @param writeKey string holding the writer's owner token
  * @param readersKey sorted set of reader owner tokens by expiry
- * @param waitingWritersKey sorted set of waiting writers by deadline (writer preference)
+ * @param writerQueueKey list of queued writers in arrival order (writer preference: they keep new readers out)
  */
-record ReadWriteKeys(LockKeys names, String writeKey, String readersKey, String waitingWritersKey) {
+record ReadWriteKeys(LockKeys names, String writeKey, String readersKey, String writerQueueKey) {
 
     static ReadWriteKeys of(LockKeys names) {
         return new ReadWriteKeys(names, names.lockKey() + ":write", names.lockKey() + ":read",
-                names.lockKey() + ":wwait");
+                names.lockKey() + ":write:queue");
     }
 
     String readHoldKey() {

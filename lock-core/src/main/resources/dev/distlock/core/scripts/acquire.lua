@@ -13,7 +13,7 @@
 -- ARGV[5] the caller's wake channel (its client is subscribed there while it waits)
 -- ARGV[6] 'publish' or 'spublish': how a handoff is announced
 -- ARGV[7] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
--- ARGV[8] the caller's queue entry from an earlier reply, or '' when it is not queued
+-- ARGV[8] the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier),
 -- or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in us, holder owner or ''}.
 local clock_t = nil
@@ -87,10 +87,13 @@ end
 local now_ms, now_us = clock()
 local now_str = string.format('%.0f', now_us)
 if ARGV[8] ~= '' then
+    -- A check never queues: if the entry is gone (skipped), the caller queues again with a fresh attempt, which it
+    -- sends only while still waiting, so a late check can never leave an entry behind for a finished acquisition.
     local position = redis.call('lpos', KEYS[3], ARGV[8])
     if position then
         return {0, pttl, ARGV[8], position, now_str, holder}
     end
+    return {0, pttl, '', -1, now_str, holder}
 end
 local wait = tonumber(ARGV[4])
 local entry = ARGV[1] .. '|' .. ARGV[2] .. '|' .. string.format('%.0f', now_ms + wait) .. '|' .. ARGV[5]

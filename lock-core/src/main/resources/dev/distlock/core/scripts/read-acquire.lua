@@ -1,28 +1,43 @@
--- Acquire a read hold: shared with other readers, refused while a writer holds or waits (writer preference).
+-- Acquire a read hold: shared with other readers, refused while a writer holds or a live writer is queued (writer
+-- preference: a steady stream of readers cannot starve writers).
 -- KEYS[1] write key          (string: writer owner token, with PX expiry)
 -- KEYS[2] readers key        (sorted set: reader owner token -> expiry in server ms; each read hold has its own lease)
--- KEYS[3] waiting writers key (sorted set: writer owner token -> deadline in server ms)
+-- KEYS[3] writer queue       (list of waiter entries 'owner|leaseMs|deadlineMs|channel', oldest first)
 -- KEYS[4] fence key
 -- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
 -- ARGV[1] owner token
 -- ARGV[2] lease in ms
 -- ARGV[3] fence counter retention in ms, or 0 when fencing is off
 -- ARGV[4] owner token of the write hold of the same thread ('' if none): a writer may take read holds (downgrade)
--- Returns {1, token} when granted, {0, pttl} when refused (pttl -1 when a writer is waiting).
+-- ARGV[5] 'publish' or 'spublish'
+-- ARGV[6] '1' when a publish's receiver count proves the writer's client listens, '0' when it cannot
+-- Returns {1, token} when granted, {0, pttl} when refused (pttl -1 when a writer is queued).
 if redis.call('exists', KEYS[5]) == 1 then
     return {0, -1}
 end
 local t = redis.call('time')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('zremrangebyscore', KEYS[2], '-inf', now_ms)
-redis.call('zremrangebyscore', KEYS[3], '-inf', now_ms)
 local writer = redis.call('get', KEYS[1])
 local downgrade = writer and ARGV[4] ~= '' and writer == ARGV[4]
 if writer and not downgrade then
     return {0, redis.call('pttl', KEYS[1])}
 end
-if not downgrade and redis.call('zcard', KEYS[3]) > 0 then
-    return {0, -1}
+if not downgrade then
+    -- A queued writer keeps readers out while it is live: its deadline has not passed and its client still listens
+    -- (probed with a message it ignores). Dead writers at the head are dropped.
+    while true do
+        local entry = redis.call('lindex', KEYS[3], 0)
+        if not entry then
+            break
+        end
+        local _, _, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
+        if deadline and tonumber(deadline) > now_ms
+                and (ARGV[6] == '0' or redis.call(ARGV[5], channel, 'probe') > 0) then
+            return {0, -1}
+        end
+        redis.call('lpop', KEYS[3])
+    end
 end
 local token = 0
 if ARGV[3] ~= '0' then
