@@ -16,13 +16,14 @@ import java.util.List;
  * @param settle waiting: pause after the waiters started, before counting
  * @param blocked waiting: how long they are counted while blocked
  * @param threadCounts uncontended: threads sharing one client
- * @param uncontendedWarmup uncontended: warm-up per thread count
- * @param uncontendedMeasure uncontended: measured window per thread count
+ * @param uncontendedRounds uncontended: rounds per thread count, alternating the subjects
+ * @param uncontendedWarmup uncontended: warm-up per round
+ * @param uncontendedMeasure uncontended: measured window per round
  * @param out directory for {@code report.md} and {@code contention.png}
  */
 record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer> sectionsMillis, Duration warmup,
         Duration measure, int waiters, Duration settle, Duration blocked, List<Integer> threadCounts,
-        Duration uncontendedWarmup, Duration uncontendedMeasure, Path out) {
+        int uncontendedRounds, Duration uncontendedWarmup, Duration uncontendedMeasure, Path out) {
 
     static final String USAGE = "arguments: [--quick] [--out <directory>]  (default directory: target/contention)";
 
@@ -51,18 +52,21 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
         return quick ? quick(out) : full(out);
     }
 
-    /** About three minutes: 1 s warm-up + 5 s per contention run, 5 s blocked, 1 s + 3 s per uncontended run. */
+    /**
+     * About three and a half minutes: 1 s warm-up + 5 s per contention run, 5 s blocked, 3 rounds of 0.5 s warm-up +
+     * 1 s per uncontended run.
+     */
     static BenchmarkSettings full(Path out) {
         return new BenchmarkSettings(false, List.of(2, 8, 32), List.of(0, 1), Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 32, Duration.ofSeconds(1), Duration.ofSeconds(5), List.of(1, 4, 16, 64),
-                Duration.ofSeconds(1), Duration.ofSeconds(3), out);
+                3, Duration.ofMillis(500), Duration.ofSeconds(1), out);
     }
 
     /** About one minute, the same scenarios with short windows: to check the harness works, not for numbers. */
     static BenchmarkSettings quick(Path out) {
         return new BenchmarkSettings(true, List.of(2, 8, 32), List.of(0, 1), Duration.ofMillis(300),
                 Duration.ofSeconds(1), 32, Duration.ofMillis(300), Duration.ofSeconds(1), List.of(1, 4, 16, 64),
-                Duration.ofMillis(200), Duration.ofMillis(500), out);
+                1, Duration.ofMillis(200), Duration.ofMillis(500), out);
     }
 
     int poolSize() {

@@ -38,7 +38,8 @@ final class ClientPool implements AutoCloseable {
                     opened.add(future.get());
                 }
                 catch (ExecutionException ex) {
-                    failure = new IllegalStateException("could not open a " + subject.label() + " client", ex.getCause());
+                    failure = new IllegalStateException("could not open a " + subject.label() + " client",
+                            ex.getCause());
                 }
             }
             if (failure != null) {

@@ -67,13 +67,32 @@ final class ContentionAnalysis {
             }
         }
         Percentiles handoff = new Percentiles(handoffs.stream().mapToLong(Long::longValue).toArray());
-        Percentiles acquire = new Percentiles(
-                this.grants.stream().mapToLong(grant -> grant.returned() - grant.started()).toArray());
+        Percentiles acquire = new Percentiles(acquireWaits());
         return new ContentionResult(lock, clients, sectionMillis, count / seconds,
                 count == 0 ? Double.NaN : (double) commands / count, jain(perClient),
-                count < 2 ? Double.NaN : (double) rewon / (count - 1), count == 0 ? Double.NaN : (double) overtakes / count,
+                count < 2 ? Double.NaN : (double) rewon / (count - 1),
+                count == 0 ? Double.NaN : (double) overtakes / count,
                 handoff.of(50) / 1e3, handoff.of(99) / 1e3, acquire.of(50) / 1e3, acquire.of(99) / 1e3,
                 starvedClients(), longestGapNanos() / 1e6, failures);
+    }
+
+    /**
+     * How long acquire calls took: every attempt that returned in the window (granted or timed out), and every attempt
+     * still waiting at its end with its wait so far, so that a client starved through the window still counts.
+     */
+    private long[] acquireWaits() {
+        List<Long> waits = new ArrayList<>();
+        for (List<Attempt> attempts : this.byClient) {
+            for (Attempt attempt : attempts) {
+                if (attempt.returned() >= this.from && attempt.returned() < this.to) {
+                    waits.add(attempt.returned() - attempt.started());
+                }
+                else if (attempt.started() < this.to && attempt.returned() >= this.to) {
+                    waits.add(this.to - attempt.started());
+                }
+            }
+        }
+        return waits.stream().mapToLong(Long::longValue).toArray();
     }
 
     static double jain(long[] perClient) {

@@ -125,10 +125,17 @@ public final class ContentionBenchmark {
                 shared.put(subject, subject.open(this.uri));
             }
             for (int threads : this.settings.threadCounts()) {
+                Map<LockSubject, UncontendedScenario.Round> totals = new LinkedHashMap<>();
+                for (int round = 0; round < this.settings.uncontendedRounds(); round++) {
+                    for (LockSubject subject : subjects) {
+                        UncontendedScenario.Round measured = new UncontendedScenario(shared.get(subject), this.stats)
+                            .run("uncontended:" + slug(subject) + ":t" + threads + ":", threads,
+                                    this.settings.uncontendedWarmup(), this.settings.uncontendedMeasure());
+                        totals.merge(subject, measured, UncontendedScenario.Round::plus);
+                    }
+                }
                 for (LockSubject subject : subjects) {
-                    UncontendedResult result = new UncontendedScenario(shared.get(subject), this.stats)
-                        .run(subject.label(), "uncontended:" + slug(subject) + ":t" + threads + ":", threads,
-                                this.settings.uncontendedWarmup(), this.settings.uncontendedMeasure());
+                    UncontendedResult result = totals.get(subject).result(subject.label(), threads);
                     progress(String.format(Locale.ROOT, "uncontended %2d threads %-18s %,8.0f cycles/s %.1f cmds/cycle",
                             threads, subject.label(), result.opsPerSecond(), result.commandsPerCycle()));
                     results.add(result);

@@ -14,7 +14,8 @@ package dev.distlock.benchmarks.contention;
  * acquire of another client still waiting at that moment (0 for strict FIFO)
  * @param handoffP50 release return of one holder to acquire return of the next, different, holder: median
  * @param handoffP99 same, 99th percentile
- * @param acquireP50 acquire call duration of granted attempts: median
+ * @param acquireP50 acquire call duration, median: attempts that returned in the window, and attempts still waiting at
+ * its end with their wait so far
  * @param acquireP99 same, 99th percentile
  * @param starvedClients clients that got no grant in at least one whole second of the window
  * @param longestGapMillis longest time any one client went without a grant in the window

@@ -47,8 +47,10 @@ final class MarkdownReport {
         line("Each client instance has its own Lettuce client and connections (like its own process) and one thread "
                 + "that acquires, holds for the critical section, releases and tries again at once. x = ratio to the "
                 + "baseline in the same row group. Handoff = release return of one holder to acquire return of the "
-                + "next, different, holder. Overtakes = grants to a client whose acquire started over 1 ms after that of "
-                + "another client still waiting. Starved = clients with no grant in some whole second.");
+                + "next, different, holder. Overtakes = grants to a client whose acquire started over 1 ms after "
+                + "that of another client still waiting. Acquire = duration of acquire calls, counting a wait still "
+                + "unfinished at the end of the window at its length so far. Starved = clients with no grant in some "
+                + "whole second.");
         line("");
         line("| clients | section | lock | grants/s | x | cmds/grant | Jain | re-won | overtakes | handoff p50 | "
                 + "handoff p99 | acquire p50 | acquire p99 | starved | longest gap | failures |");
@@ -205,7 +207,10 @@ final class MarkdownReport {
     }
 
     private static String percent(double share) {
-        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.0f %%", share * 100);
+        if (Double.isNaN(share)) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, share > 0 && share < 0.1 ? "%.1f %%" : "%.0f %%", share * 100);
     }
 
     private static String micros(double micros) {

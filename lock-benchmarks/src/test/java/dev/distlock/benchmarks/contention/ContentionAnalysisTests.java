@@ -74,6 +74,17 @@ class ContentionAnalysisTests {
     }
 
     @Test
+    void aWaitStillUnfinishedAtTheEndOfTheWindowCountsInAcquireLatency() {
+        List<List<Attempt>> history = history(2);
+        history.get(0).add(new Attempt(0, 0, MS, 2 * MS, true));
+        history.get(1).add(new Attempt(1, 0, 9 * S, 9 * S, true));
+        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 1, 2, 0);
+
+        assertThat(result.acquireP50()).isCloseTo(1_000, within(0.01));
+        assertThat(result.acquireP99()).isCloseTo(2_000_000, within(0.01));
+    }
+
+    @Test
     void jainIsOneOverNWhenOneClientGetsEverything() {
         assertThat(ContentionAnalysis.jain(new long[] { 40, 0, 0, 0 })).isCloseTo(0.25, within(1e-9));
         assertThat(ContentionAnalysis.jain(new long[] { 5, 5, 5, 5 })).isCloseTo(1, within(1e-9));
