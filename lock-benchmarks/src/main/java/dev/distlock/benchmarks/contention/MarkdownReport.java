@@ -171,9 +171,14 @@ final class MarkdownReport {
         for (ContentionResult fair : this.report.contention()) {
             if (fair.lock().equals(FAIR) && fair.sectionMillis() == 1) {
                 this.report.contention(REENTRANT, fair.clients(), 1).ifPresent(re -> {
-                    double x = fair.handoffP50() / re.handoffP50();
-                    target("fair, %d clients, 1 ms: handoff p50 <= 1.2x reentrant".formatted(fair.clients()),
-                            fixed(x, 2) + "x", x <= 1.2);
+                    String what = "fair, %d clients, 1 ms: handoff p50 <= 1.2x reentrant".formatted(fair.clients());
+                    if (re.handoffP50() > 0) {
+                        double x = fair.handoffP50() / re.handoffP50();
+                        target(what, fixed(x, 2) + "x", x <= 1.2);
+                    }
+                    else {
+                        target(what, "reentrant p50 " + micros(re.handoffP50()) + ": no ratio", false);
+                    }
                     target("fair, %d clients, 1 ms: FIFO (no overtakes)".formatted(fair.clients()),
                             percent(fair.overtakeShare()), fair.overtakeShare() == 0);
                 });
@@ -191,7 +196,8 @@ final class MarkdownReport {
     }
 
     private static String ratio(double value, Optional<Double> base) {
-        return base.filter(b -> b != 0 && !b.isNaN()).map(b -> fixed(value / b, 2) + "x").orElse("-");
+        // a ratio to a value that is not positive (a slightly negative handoff latency) says nothing
+        return base.filter(b -> b > 0).map(b -> fixed(value / b, 2) + "x").orElse("-");
     }
 
     private static String number(double value) {
