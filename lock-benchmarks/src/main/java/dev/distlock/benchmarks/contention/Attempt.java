@@ -1,0 +1,13 @@
+package dev.distlock.benchmarks.contention;
+
+/**
+ * One acquire attempt of one client thread, on {@link System#nanoTime()} of the harness JVM.
+ *
+ * @param client index of the client instance
+ * @param started just before the acquire call
+ * @param returned when the acquire call returned (granted or timed out)
+ * @param released when the release call returned; equal to {@code returned} when not granted
+ * @param granted whether the lock was acquired
+ */
+record Attempt(int client, long started, long returned, long released, boolean granted) {
+}

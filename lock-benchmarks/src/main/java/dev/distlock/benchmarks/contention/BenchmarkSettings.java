@@ -1,0 +1,75 @@
+package dev.distlock.benchmarks.contention;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How long and how wide the harness runs, and where it writes the report.
+ *
+ * @param quick whether this is the short smoke run
+ * @param clientCounts contention: numbers of client instances on one key
+ * @param sectionsMillis contention: critical sections held per grant
+ * @param warmup contention: warm-up before counting
+ * @param measure contention: measured window
+ * @param waiters waiting: client instances blocked on the held lock
+ * @param settle waiting: pause after the waiters started, before counting
+ * @param blocked waiting: how long they are counted while blocked
+ * @param threadCounts uncontended: threads sharing one client
+ * @param uncontendedRounds uncontended: rounds per thread count, alternating the subjects
+ * @param uncontendedWarmup uncontended: warm-up per round
+ * @param uncontendedMeasure uncontended: measured window per round
+ * @param out directory for {@code report.md} and {@code contention.png}
+ */
+record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer> sectionsMillis, Duration warmup,
+        Duration measure, int waiters, Duration settle, Duration blocked, List<Integer> threadCounts,
+        int uncontendedRounds, Duration uncontendedWarmup, Duration uncontendedMeasure, Path out) {
+
+    static final String USAGE = "arguments: [--quick] [--out <directory>]  (default directory: target/contention)";
+
+    /** Parses the command line; blank arguments (an empty Maven property) are ignored. */
+    static BenchmarkSettings parse(String... args) {
+        boolean quick = false;
+        Path out = Path.of("target", "contention");
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i].trim();
+            if (arg.isEmpty()) {
+                continue;
+            }
+            if (arg.equals("--quick")) {
+                quick = true;
+            }
+            else if (arg.equals("--out") && i + 1 < args.length) {
+                out = Path.of(args[++i].trim());
+            }
+            else if (arg.startsWith("--out=")) {
+                out = Path.of(arg.substring("--out=".length()));
+            }
+            else {
+                throw new IllegalArgumentException("Unknown argument '" + arg + "'; " + USAGE);
+            }
+        }
+        return quick ? quick(out) : full(out);
+    }
+
+    /**
+     * About three and a half minutes: 1 s warm-up + 5 s per contention run, 5 s blocked, 3 rounds of 0.5 s warm-up +
+     * 1 s per uncontended run.
+     */
+    static BenchmarkSettings full(Path out) {
+        return new BenchmarkSettings(false, List.of(2, 8, 32), List.of(0, 1), Duration.ofSeconds(1),
+                Duration.ofSeconds(5), 32, Duration.ofSeconds(1), Duration.ofSeconds(5), List.of(1, 4, 16, 64),
+                3, Duration.ofMillis(500), Duration.ofSeconds(1), out);
+    }
+
+    /** About one minute, the same scenarios with short windows: to check the harness works, not for numbers. */
+    static BenchmarkSettings quick(Path out) {
+        return new BenchmarkSettings(true, List.of(2, 8, 32), List.of(0, 1), Duration.ofMillis(300),
+                Duration.ofSeconds(1), 32, Duration.ofMillis(300), Duration.ofSeconds(1), List.of(1, 4, 16, 64),
+                1, Duration.ofMillis(200), Duration.ofMillis(500), out);
+    }
+
+    int poolSize() {
+        return Math.max(this.waiters + 1, this.clientCounts.stream().mapToInt(Integer::intValue).max().orElse(1));
+    }
+}

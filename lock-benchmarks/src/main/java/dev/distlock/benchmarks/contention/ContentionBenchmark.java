@@ -1,0 +1,168 @@
+package dev.distlock.benchmarks.contention;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.distlock.testsupport.RedisBinary;
+import dev.distlock.testsupport.RedisServer;
+import io.lettuce.core.RedisURI;
+
+/**
+ * The contention harness, run on purpose (never in {@code verify}): starts one real redis-server 7.0.15 on loopback,
+ * measures the polling baseline, the reentrant and the fair distlock lock in the same run, prints a markdown report and
+ * writes it with a PNG chart to the output directory. Arguments: {@value BenchmarkSettings#USAGE}.
+ *
+ * <p>Scenarios, each with Redis commands counted by {@code CONFIG RESETSTAT} + {@code INFO commandstats}:
+ * <ul>
+ *   <li>contention: N client instances (2, 8, 32) on one key, critical section 0 and 1 ms;</li>
+ *   <li>waiting: 32 client instances blocked on a held lock, then released;</li>
+ *   <li>uncontended: 1, 4, 16, 64 threads sharing one client instance, each on its own key.</li>
+ * </ul>
+ * Everything it starts (the server, client instances, threads) it stops before returning.
+ */
+public final class ContentionBenchmark {
+
+    private final BenchmarkSettings settings;
+
+    private final RedisURI uri;
+
+    private final RedisStats stats;
+
+    private ContentionBenchmark(BenchmarkSettings settings, RedisURI uri, RedisStats stats) {
+        this.settings = settings;
+        this.uri = uri;
+        this.stats = stats;
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        BenchmarkSettings settings = BenchmarkSettings.parse(args);
+        long began = System.nanoTime();
+        List<String> environment = new ArrayList<>();
+        environment.add("Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS));
+        environment.add("Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, "
+                + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", Java "
+                + System.getProperty("java.runtime.version"));
+        environment.add("Load average before: " + loadAverage());
+        BenchmarkReport report;
+        try (RedisServer server = RedisServer.start();
+                RedisStats stats = new RedisStats(RedisURI.create(server.uri()))) {
+            environment.add("Redis " + stats.version() + " (" + RedisBinary.path() + ") on " + server.uri()
+                    + ", one server for all scenarios");
+            ContentionBenchmark benchmark = new ContentionBenchmark(settings, RedisURI.create(server.uri()), stats);
+            List<ContentionResult> contention = new ArrayList<>();
+            List<WaitingResult> waiting = new ArrayList<>();
+            benchmark.contendedAndWaiting(contention, waiting);
+            List<UncontendedResult> uncontended = benchmark.uncontended();
+            environment.add("Load average after: " + loadAverage());
+            environment.add(String.format(Locale.ROOT, "Harness run time: %.0f s%s",
+                    (System.nanoTime() - began) / 1e9, settings.quick() ? " (--quick)" : ""));
+            report = new BenchmarkReport(environment, settings.quick(), contention, waiting, uncontended);
+        }
+        String markdown = MarkdownReport.render(report);
+        System.out.println(markdown);
+        Files.createDirectories(settings.out());
+        Path reportFile = settings.out().resolve("report.md");
+        Path chartFile = settings.out().resolve("contention.png");
+        Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
+        new ContentionChart(report.contention()).write(chartFile);
+        progress("wrote " + reportFile.toAbsolutePath() + " and " + chartFile.toAbsolutePath());
+    }
+
+    private void contendedAndWaiting(List<ContentionResult> contention, List<WaitingResult> waiting)
+            throws InterruptedException {
+        Map<LockSubject, ClientPool> pools = new LinkedHashMap<>();
+        try {
+            for (LockSubject subject : LockSubject.all()) {
+                progress("opening " + this.settings.poolSize() + " " + subject.label() + " client instances");
+                pools.put(subject, ClientPool.open(subject, this.uri, this.settings.poolSize()));
+            }
+            // Subjects alternate inside each configuration, so a change in machine load hits all of them alike.
+            for (int section : this.settings.sectionsMillis()) {
+                for (int clients : this.settings.clientCounts()) {
+                    for (LockSubject subject : LockSubject.all()) {
+                        String key = "contention:" + slug(subject) + ":n" + clients + ":s" + section;
+                        ContentionResult result = new ContentionScenario(pools.get(subject).first(clients), this.stats)
+                            .run(subject.label(), key, section, this.settings.warmup(), this.settings.measure());
+                        progress(String.format(Locale.ROOT,
+                                "contention %2d clients %d ms %-18s %,8.0f grants/s %6.1f cmds/grant Jain %.2f",
+                                clients, section, subject.label(), result.grantsPerSecond(),
+                                result.commandsPerGrant(), result.jain()));
+                        contention.add(result);
+                    }
+                }
+            }
+            for (LockSubject subject : LockSubject.all()) {
+                WaitingResult result = new WaitingScenario(
+                        pools.get(subject).first(this.settings.waiters() + 1), this.stats)
+                    .run(subject.label(), "waiting:" + slug(subject), this.settings.settle(), this.settings.blocked());
+                progress(String.format(Locale.ROOT, "waiting %d %-18s %,8.0f cmds/s, all through in %.1f ms",
+                        result.waiters(), subject.label(), result.commandsPerSecond(), result.allThroughMillis()));
+                waiting.add(result);
+            }
+        }
+        finally {
+            progress("closing client instances");
+            pools.values().forEach(ClientPool::close);
+        }
+    }
+
+    private List<UncontendedResult> uncontended() throws InterruptedException {
+        List<LockSubject> subjects = List.of(PollingLettuceLock.SUBJECT, DistlockClient.REENTRANT);
+        Map<LockSubject, LockClient> shared = new LinkedHashMap<>();
+        List<UncontendedResult> results = new ArrayList<>();
+        try {
+            for (LockSubject subject : subjects) {
+                shared.put(subject, subject.open(this.uri));
+            }
+            for (int threads : this.settings.threadCounts()) {
+                Map<LockSubject, UncontendedScenario.Round> totals = new LinkedHashMap<>();
+                for (int round = 0; round < this.settings.uncontendedRounds(); round++) {
+                    for (LockSubject subject : subjects) {
+                        UncontendedScenario.Round measured = new UncontendedScenario(shared.get(subject), this.stats)
+                            .run("uncontended:" + slug(subject) + ":t" + threads + ":", threads,
+                                    this.settings.uncontendedWarmup(), this.settings.uncontendedMeasure());
+                        totals.merge(subject, measured, UncontendedScenario.Round::plus);
+                    }
+                }
+                for (LockSubject subject : subjects) {
+                    UncontendedResult result = totals.get(subject).result(subject.label(), threads);
+                    progress(String.format(Locale.ROOT, "uncontended %2d threads %-18s %,8.0f cycles/s %.1f cmds/cycle",
+                            threads, subject.label(), result.opsPerSecond(), result.commandsPerCycle()));
+                    results.add(result);
+                }
+            }
+        }
+        finally {
+            shared.values().forEach(LockClient::close);
+        }
+        return results;
+    }
+
+    private static String slug(LockSubject subject) {
+        return subject.label().replace(' ', '-');
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2] + " (1, 5, 15 min)";
+        }
+        catch (IOException | RuntimeException ex) {
+            return "unknown";
+        }
+    }
+
+    private static void progress(String message) {
+        System.err.println("[contention] " + message);
+    }
+}

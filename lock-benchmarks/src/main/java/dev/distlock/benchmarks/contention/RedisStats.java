@@ -1,0 +1,83 @@
+package dev.distlock.benchmarks.contention;
+
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * Counts what Redis executed, on the harness's own connection: {@link #reset()} is {@code CONFIG RESETSTAT},
+ * {@link #snapshot()} reads {@code INFO commandstats} and {@code INFO cpu}. The command count is the sum of
+ * {@code calls} over all commands, which in Redis 7 includes the commands a Lua script runs; the harness's own
+ * {@code CONFIG} and {@code INFO} calls are left out.
+ */
+final class RedisStats implements AutoCloseable {
+
+    private final RedisClient client;
+
+    private final StatefulRedisConnection<String, String> connection;
+
+    private final RedisCommands<String, String> commands;
+
+    RedisStats(RedisURI uri) {
+        this.client = RedisClient.create(uri);
+        this.connection = this.client.connect();
+        this.commands = this.connection.sync();
+    }
+
+    /** Zeroes the command statistics. */
+    void reset() {
+        this.commands.configResetstat();
+    }
+
+    /** Commands executed and CPU seconds used by Redis since start (CPU) and since the last reset (commands). */
+    Snapshot snapshot() {
+        long calls = commandCalls(this.commands.info("commandstats"));
+        double cpu = cpuSeconds(this.commands.info("cpu"));
+        return new Snapshot(calls, cpu);
+    }
+
+    /** The server's {@code redis_version}. */
+    String version() {
+        return field(this.commands.info("server"), "redis_version");
+    }
+
+    static long commandCalls(String commandstats) {
+        long total = 0;
+        for (String line : commandstats.split("\r?\n")) {
+            if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_info:")
+                    || line.startsWith("cmdstat_config|")) {
+                continue;
+            }
+            int start = line.indexOf("calls=") + "calls=".length();
+            int end = line.indexOf(',', start);
+            total += Long.parseLong(line.substring(start, end));
+        }
+        return total;
+    }
+
+    private static double cpuSeconds(String cpu) {
+        return Double.parseDouble(field(cpu, "used_cpu_user")) + Double.parseDouble(field(cpu, "used_cpu_sys"));
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        throw new IllegalStateException("INFO has no field " + name + ": " + info);
+    }
+
+    @Override
+    public void close() {
+        this.connection.close();
+        this.client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    /** Counters read at one moment. */
+    record Snapshot(long commands, double cpuSeconds) {
+    }
+}
