@@ -3,11 +3,17 @@ package dev.distlock.core;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.internal.FairProtocol;
 import dev.distlock.core.internal.LettuceClusterGateway;
 import dev.distlock.core.internal.LettuceRedisGateway;
+import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.ReadWriteProtocols;
@@ -124,6 +130,38 @@ public final class RedisLockClient implements AutoCloseable {
     /** Varargs form of {@link #getMultiLock(Collection)}. */
     public DistributedLock getMultiLock(String... names) {
         return getMultiLock(Arrays.asList(names));
+    }
+
+    /**
+     * What Redis knows about the lock {@code name} right now, in one round trip: whether and how it is held, by
+     * which owner and instance, the remaining lease, the fencing token and the queued waiters; plus how many leases
+     * the calling thread holds on it through this client. A snapshot for people, not for decisions.
+     *
+     * @throws IllegalArgumentException if the name is invalid; nothing is sent to Redis
+     * @throws LockOperationException if Redis does not answer within the operation timeout
+     */
+    public LockInfo inspect(String name) {
+        CompletableFuture<LockInfo> reply = new LockInspector(this.engine).inspect(name);
+        try {
+            return reply.join();
+        }
+        catch (CompletionException ex) {
+            Throwable cause = ex.getCause();
+            String why = (cause instanceof TimeoutException)
+                    ? "Redis did not answer within " + DurationFormat.format(this.engine.options().operationTimeout())
+                    : String.valueOf(cause);
+            throw new LockOperationException(name, "Inspecting lock '" + name + "' failed: " + why, cause);
+        }
+    }
+
+    /** Asynchronous form of {@link #inspect}; the thread hold count is the calling thread's. */
+    public CompletionStage<LockInfo> inspectAsync(String name) {
+        return new LockInspector(this.engine).inspect(name);
+    }
+
+    /** This client's instance id, the first part of every owner token it mints. */
+    public String instanceId() {
+        return this.engine.options().instanceId();
     }
 
     /** The options this client was created with. */

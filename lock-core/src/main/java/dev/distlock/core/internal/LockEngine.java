@@ -39,7 +39,7 @@ public final class LockEngine implements AutoCloseable {
 
     private final WaitRooms waitRooms;
 
-    private final OwnerTokens ownerTokens = new OwnerTokens();
+    private final OwnerTokens ownerTokens;
 
     private final ConcurrentMap<ThreadHoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
 
@@ -52,6 +52,7 @@ public final class LockEngine implements AutoCloseable {
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
         this.options = options;
+        this.ownerTokens = new OwnerTokens(options.instanceId());
         this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
             Thread thread = new Thread(runnable, "distlock-watchdog-" + this.ownerTokens.clientId());
             thread.setDaemon(true);
@@ -204,7 +205,7 @@ public final class LockEngine implements AutoCloseable {
             if (toLong(values.get(0)) == 1 && acknowledged.replicas() < required) {
                 String message = "Lock '" + lockName + "' was granted but only " + acknowledged.replicas() + " of "
                         + required + " required replicas acknowledged it within "
-                        + this.options.replicaAckTimeout() + "; a failover now could hand it to someone else";
+                        + DurationFormat.format(this.options.replicaAckTimeout()) + "; a failover now could hand it to someone else";
                 if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
                     throw new ReplicaAckException(lockName, message + ". The grant is being released.");
                 }

@@ -29,6 +29,11 @@ public record LockKeys(String name, String lockKey, String fenceKey, String chan
         return new LockKeys(name, base, base + ":fence", base + ":released");
     }
 
+    /** The list of owners queued for {@link #lockKey()}: the fair lock's queue, and the handoff queue. */
+    public String queueKey() {
+        return this.lockKey + ":queue";
+    }
+
     /** Marks an abandoned acquisition of {@code owner} so that it is never granted later. */
     String tombstoneKey(String owner) {
         return this.lockKey + ":abandoned:" + owner;
