@@ -159,6 +159,24 @@ public final class RedisLockClient implements AutoCloseable {
         return new LockInspector(this.engine).inspect(name);
     }
 
+    /**
+     * The leases this client holds now, oldest first: for dashboards and health checks. A snapshot; reentrant
+     * acquisitions of one hold appear once.
+     */
+    public List<HeldLease> heldLeases() {
+        return this.engine.leases().snapshot();
+    }
+
+    /** Registers a listener told about every lease of this client from now on; see {@link LockEventListener}. */
+    public void addEventListener(LockEventListener listener) {
+        this.engine.leases().addListener(listener);
+    }
+
+    /** Unregisters a listener added with {@link #addEventListener}. */
+    public void removeEventListener(LockEventListener listener) {
+        this.engine.leases().removeListener(listener);
+    }
+
     /** This client's instance id, the first part of every owner token it mints. */
     public String instanceId() {
         return this.engine.options().instanceId();

@@ -39,6 +39,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final WaitRooms waitRooms;
 
+    private final LeaseRegistry leases = new LeaseRegistry();
+
     private final OwnerTokens ownerTokens;
 
     private final ConcurrentMap<ThreadHoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
@@ -60,7 +62,8 @@ public final class LockEngine implements AutoCloseable {
         });
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.waitRooms = new WaitRooms(gateway);
-        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned);
+        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
+                this.leases);
     }
 
     public LockClientOptions options() {
@@ -267,6 +270,11 @@ public final class LockEngine implements AutoCloseable {
         long value = toLong(reply.get(1));
         return (status == 1) ? new AttemptResult(new Grant(owner, value, sentAtNanos), -1)
                 : new AttemptResult(null, value);
+    }
+
+    /** The holds of this client and the listeners told about them. */
+    public LeaseRegistry leases() {
+        return this.leases;
     }
 
     /** Number of holds the watchdog tracks (renewal or expiry). */
