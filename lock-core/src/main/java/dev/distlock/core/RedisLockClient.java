@@ -1,11 +1,13 @@
 package dev.distlock.core;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.internal.FairProtocol;
@@ -20,6 +22,9 @@ import dev.distlock.core.internal.ReadWriteProtocols;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.Delay;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The entry point: hands out {@link DistributedLock}s by name over one Redis deployment. One per application is the
@@ -37,10 +42,28 @@ import io.lettuce.core.cluster.RedisClusterClient;
  */
 public final class RedisLockClient implements AutoCloseable {
 
+    private static final Logger logger = LoggerFactory.getLogger(RedisLockClient.class);
+
     private final LockEngine engine;
 
-    private RedisLockClient(LockEngine engine) {
+    private RedisLockClient(LockEngine engine, String topology) {
         this.engine = engine;
+        LockClientOptions options = engine.options();
+        logger.info("Distributed lock client {} ready on Redis at {} ({}): key prefix '{}', watchdog lease {},"
+                + " operation timeout {}, fencing {}{}", options.instanceId(), engine.connectionStatus().target(),
+                topology, options.keyPrefix(), DurationFormat.format(options.watchdogLease()),
+                DurationFormat.format(options.operationTimeout()), options.fencing() ? "on" : "off",
+                (options.replicaAcks() > 0) ? ", replica acks " + options.replicaAcks() : "");
+    }
+
+    /**
+     * The reconnect delay this library recommends for the Lettuce client it runs on: 10 ms doubling up to 1 s, so
+     * locks work again within about a second after Redis comes back (Lettuce's default backs off up to 30 s). Set it
+     * with {@code DefaultClientResources.builder().reconnectDelay(RedisLockClient.recommendedReconnectDelay())};
+     * the Spring Boot starter does so by default.
+     */
+    public static Delay recommendedReconnectDelay() {
+        return Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS);
     }
 
     /** A client with {@link LockClientOptions#defaults()}. */
@@ -62,7 +85,7 @@ public final class RedisLockClient implements AutoCloseable {
             throw new IllegalStateException("Could not connect to Redis for distributed locks: " + ex.getMessage()
                     + ". Check the Redis address, password/ACL user and that the server is running.", ex);
         }
-        return new RedisLockClient(new LockEngine(gateway, options));
+        return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
     }
 
     /**
@@ -84,7 +107,7 @@ public final class RedisLockClient implements AutoCloseable {
             throw new IllegalStateException("Could not connect to the Redis Cluster for distributed locks: "
                     + ex.getMessage() + ". Check the seed node addresses, password/ACL user and cluster state.", ex);
         }
-        return new RedisLockClient(new LockEngine(gateway, options));
+        return new RedisLockClient(new LockEngine(gateway, options), "Cluster");
     }
 
     /**
@@ -175,6 +198,20 @@ public final class RedisLockClient implements AutoCloseable {
     /** Unregisters a listener added with {@link #addEventListener}. */
     public void removeEventListener(LockEventListener listener) {
         this.engine.leases().removeListener(listener);
+    }
+
+    /**
+     * Whether the command connection to Redis is up now. While it has been down for more than a moment, lock calls
+     * fail fast with "not connected to Redis at ..." (a {@link LockOperationException}). Not tracked on Redis
+     * Cluster yet: always true there.
+     */
+    public boolean isConnected() {
+        return this.engine.connectionStatus().isConnected();
+    }
+
+    /** Where the command connection goes: {@code host:port} (the current master under Sentinel), or "Redis". */
+    public String redisTarget() {
+        return this.engine.connectionStatus().target();
     }
 
     /** This client's instance id, the first part of every owner token it mints. */

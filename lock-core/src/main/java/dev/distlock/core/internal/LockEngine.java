@@ -51,6 +51,9 @@ public final class LockEngine implements AutoCloseable {
 
     private static final Duration TOMBSTONE_MIN = Duration.ofMinutes(1);
 
+    /** A connection down this long fails lock calls fast; shorter blips (a reset, a reconnect) are ridden out. */
+    static final Duration DISCONNECTED_GRACE = Duration.ofMillis(250);
+
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
         this.options = options;
@@ -83,12 +86,28 @@ public final class LockEngine implements AutoCloseable {
         return this.ownerTokens.next();
     }
 
-    /** Fails fast once the client is closed, instead of queueing work no thread will run. */
+    /**
+     * Fails fast once the client is closed, instead of queueing work no thread will run, and while the command
+     * connection has been down longer than {@link #DISCONNECTED_GRACE}, instead of waiting out the operation timeout.
+     */
     void checkOpen(String lockName) {
         if (this.closed.get()) {
             throw new LockOperationException(lockName, "The lock client is closed: lock '" + lockName
                     + "' cannot be used. Create a new client.", null);
         }
+        ConnectionStatus status = this.gateway.connectionStatus();
+        Duration down = status.disconnectedFor();
+        if (down.compareTo(DISCONNECTED_GRACE) >= 0) {
+            throw new LockOperationException(lockName, "Lock '" + lockName + "': not connected to Redis at "
+                    + status.target() + " (connection lost " + DurationFormat.format(down) + " ago; reconnecting in"
+                    + " the background). Lock calls fail fast until it is back; check that Redis is running and"
+                    + " reachable.", null);
+        }
+    }
+
+    /** Whether the command connection is up and where it goes. */
+    public ConnectionStatus connectionStatus() {
+        return this.gateway.connectionStatus();
     }
 
     /** The client's single timer thread (watchdog ticks, wait deadlines); tasks on it must not block. */

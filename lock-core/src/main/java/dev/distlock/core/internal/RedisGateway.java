@@ -47,6 +47,11 @@ public interface RedisGateway extends AutoCloseable {
     /** Sets the one receiver of messages (channel, message). Called once, before any subscription. */
     void onMessage(BiConsumer<String, String> listener);
 
+    /** Whether the command connection is up and where it goes, for failing fast and health checks. */
+    default ConnectionStatus connectionStatus() {
+        return ConnectionStatus.UNTRACKED;
+    }
+
     /** Closes the connections this gateway opened; the underlying client stays open. */
     @Override
     void close();
