@@ -74,7 +74,7 @@ public final class RedisLockClient implements AutoCloseable {
     /**
      * A client over a standalone or Sentinel-managed Redis.
      *
-     * @throws IllegalStateException if Redis cannot be reached or refuses the credentials; the message says which
+     * @throws RedisUnreachableException if Redis cannot be reached or refuses the credentials; the message says which
      */
     public static RedisLockClient create(RedisClient redisClient, LockClientOptions options) {
         LettuceRedisGateway gateway;
@@ -82,7 +82,7 @@ public final class RedisLockClient implements AutoCloseable {
             gateway = new LettuceRedisGateway(redisClient, options.replicaAcks() > 0);
         }
         catch (RedisException ex) {
-            throw new IllegalStateException("Could not connect to Redis for distributed locks: " + ex.getMessage()
+            throw new RedisUnreachableException("Could not connect to Redis for distributed locks: " + ex.getMessage()
                     + ". Check the Redis address, password/ACL user and that the server is running.", ex);
         }
         return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
@@ -93,7 +93,7 @@ public final class RedisLockClient implements AutoCloseable {
      * multi-lock spans slots by taking its names one by one. Scripts missing on a node after failover are reloaded
      * transparently.
      *
-     * @throws IllegalStateException if the cluster cannot be reached or refuses the credentials
+     * @throws RedisUnreachableException if the cluster cannot be reached or refuses the credentials
      */
     public static RedisLockClient create(RedisClusterClient clusterClient, LockClientOptions options) {
         if (options.replicaAcks() > 0) {
@@ -104,7 +104,7 @@ public final class RedisLockClient implements AutoCloseable {
             gateway = new LettuceClusterGateway(clusterClient);
         }
         catch (RedisException ex) {
-            throw new IllegalStateException("Could not connect to the Redis Cluster for distributed locks: "
+            throw new RedisUnreachableException("Could not connect to the Redis Cluster for distributed locks: "
                     + ex.getMessage() + ". Check the seed node addresses, password/ACL user and cluster state.", ex);
         }
         return new RedisLockClient(new LockEngine(gateway, options), "Cluster");
