@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.InstanceIds;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Settings of a {@link RedisLockClient}. Immutable; build with {@link #builder()}. Every value is validated when
@@ -23,10 +25,13 @@ import dev.distlock.core.internal.Durations;
  * check. Narrows, but does not close, the window in which a failover loses a grant
  * @param replicaAckTimeout how long to wait for those acknowledgements
  * @param replicaAckPolicy what to do when too few replicas acknowledged in time
+ * @param instanceId who this client is, for people: part of every owner token, so an inspected lock or a refused
+ * acquisition names the instance that holds it; defaults to {@code host:pid}. At most 100 characters, no whitespace and
+ * no {@code '|'}
  */
 public record LockClientOptions(String keyPrefix, Duration watchdogLease, Duration operationTimeout,
         Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength, boolean fencing, int replicaAcks,
-        Duration replicaAckTimeout, ReplicaAckPolicy replicaAckPolicy) {
+        Duration replicaAckTimeout, ReplicaAckPolicy replicaAckPolicy, String instanceId) {
 
     /** Default prefix of lock keys. */
     public static final String DEFAULT_KEY_PREFIX = "lock:";
@@ -69,11 +74,20 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
                     + "outcome instead of applying the replica-ack policy");
         }
         Objects.requireNonNull(replicaAckPolicy, "replicaAckPolicy must not be null");
+        InstanceIds.validate(instanceId);
+    }
+
+    /**
+     * The instance id the starter and {@link #defaults()} use: {@code applicationName@host:pid}, or {@code host:pid}
+     * without an application name, with characters an instance id cannot hold replaced by {@code '-'}.
+     */
+    public static String defaultInstanceId(@Nullable String applicationName) {
+        return InstanceIds.derive(applicationName);
     }
 
     /**
      * Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, fencing on with a
-     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement.
+     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement, instance id {@code host:pid}.
      */
     public static LockClientOptions defaults() {
         return builder().build();
@@ -105,6 +119,8 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         private Duration replicaAckTimeout = Duration.ofMillis(100);
 
         private ReplicaAckPolicy replicaAckPolicy = ReplicaAckPolicy.FAIL;
+
+        private @Nullable String instanceId;
 
         private Builder() {
         }
@@ -152,10 +168,17 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
             return this;
         }
 
+        /** Who this client is, for people; see {@link LockClientOptions#instanceId()}. */
+        public Builder instanceId(String instanceId) {
+            this.instanceId = instanceId;
+            return this;
+        }
+
         public LockClientOptions build() {
+            String id = (this.instanceId != null) ? this.instanceId : InstanceIds.defaultId();
             return new LockClientOptions(this.keyPrefix, this.watchdogLease, this.operationTimeout, this.maxBackoff,
                     this.fencingCounterRetention, this.maxNameLength, this.fencing, this.replicaAcks,
-                    this.replicaAckTimeout, this.replicaAckPolicy);
+                    this.replicaAckTimeout, this.replicaAckPolicy, id);
         }
     }
 }

@@ -1,18 +1,29 @@
 package dev.distlock.core;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.internal.LettuceClusterGateway;
 import dev.distlock.core.internal.LettuceRedisGateway;
+import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.ReadWriteProtocols;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.Delay;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The entry point: hands out {@link DistributedLock}s by name over one Redis deployment. One per application is the
@@ -30,10 +41,28 @@ import io.lettuce.core.cluster.RedisClusterClient;
  */
 public final class RedisLockClient implements AutoCloseable {
 
+    private static final Logger logger = LoggerFactory.getLogger(RedisLockClient.class);
+
     private final LockEngine engine;
 
-    private RedisLockClient(LockEngine engine) {
+    private RedisLockClient(LockEngine engine, String topology) {
         this.engine = engine;
+        LockClientOptions options = engine.options();
+        logger.info("Distributed lock client {} ready on Redis at {} ({}): key prefix '{}', watchdog lease {},"
+                + " operation timeout {}, fencing {}{}", options.instanceId(), engine.connectionStatus().target(),
+                topology, options.keyPrefix(), DurationFormat.format(options.watchdogLease()),
+                DurationFormat.format(options.operationTimeout()), options.fencing() ? "on" : "off",
+                (options.replicaAcks() > 0) ? ", replica acks " + options.replicaAcks() : "");
+    }
+
+    /**
+     * The reconnect delay this library recommends for the Lettuce client it runs on: 10 ms doubling up to 1 s, so
+     * locks work again within about a second after Redis comes back (Lettuce's default backs off up to 30 s). Set it
+     * with {@code DefaultClientResources.builder().reconnectDelay(RedisLockClient.recommendedReconnectDelay())};
+     * the Spring Boot starter does so by default.
+     */
+    public static Delay recommendedReconnectDelay() {
+        return Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS);
     }
 
     /** A client with {@link LockClientOptions#defaults()}. */
@@ -44,7 +73,7 @@ public final class RedisLockClient implements AutoCloseable {
     /**
      * A client over a standalone or Sentinel-managed Redis.
      *
-     * @throws IllegalStateException if Redis cannot be reached or refuses the credentials; the message says which
+     * @throws RedisUnreachableException if Redis cannot be reached or refuses the credentials; the message says which
      */
     public static RedisLockClient create(RedisClient redisClient, LockClientOptions options) {
         LettuceRedisGateway gateway;
@@ -52,10 +81,10 @@ public final class RedisLockClient implements AutoCloseable {
             gateway = new LettuceRedisGateway(redisClient, options.replicaAcks() > 0);
         }
         catch (RedisException ex) {
-            throw new IllegalStateException("Could not connect to Redis for distributed locks: " + ex.getMessage()
+            throw new RedisUnreachableException("Could not connect to Redis for distributed locks: " + ex.getMessage()
                     + ". Check the Redis address, password/ACL user and that the server is running.", ex);
         }
-        return new RedisLockClient(new LockEngine(gateway, options));
+        return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
     }
 
     /**
@@ -63,7 +92,7 @@ public final class RedisLockClient implements AutoCloseable {
      * multi-lock spans slots by taking its names one by one. Scripts missing on a node after failover are reloaded
      * transparently.
      *
-     * @throws IllegalStateException if the cluster cannot be reached or refuses the credentials
+     * @throws RedisUnreachableException if the cluster cannot be reached or refuses the credentials
      */
     public static RedisLockClient create(RedisClusterClient clusterClient, LockClientOptions options) {
         if (options.replicaAcks() > 0) {
@@ -74,10 +103,10 @@ public final class RedisLockClient implements AutoCloseable {
             gateway = new LettuceClusterGateway(clusterClient);
         }
         catch (RedisException ex) {
-            throw new IllegalStateException("Could not connect to the Redis Cluster for distributed locks: "
+            throw new RedisUnreachableException("Could not connect to the Redis Cluster for distributed locks: "
                     + ex.getMessage() + ". Check the seed node addresses, password/ACL user and cluster state.", ex);
         }
-        return new RedisLockClient(new LockEngine(gateway, options));
+        return new RedisLockClient(new LockEngine(gateway, options), "Cluster");
     }
 
     /**
@@ -126,6 +155,70 @@ public final class RedisLockClient implements AutoCloseable {
     /** Varargs form of {@link #getMultiLock(Collection)}. */
     public DistributedLock getMultiLock(String... names) {
         return getMultiLock(Arrays.asList(names));
+    }
+
+    /**
+     * What Redis knows about the lock {@code name} right now, in one round trip: whether and how it is held, by
+     * which owner and instance, the remaining lease, the fencing token and the queued waiters; plus how many leases
+     * the calling thread holds on it through this client. A snapshot for people, not for decisions.
+     *
+     * @throws IllegalArgumentException if the name is invalid; nothing is sent to Redis
+     * @throws LockOperationException if Redis does not answer within the operation timeout
+     */
+    public LockInfo inspect(String name) {
+        CompletableFuture<LockInfo> reply = new LockInspector(this.engine).inspect(name);
+        try {
+            return reply.join();
+        }
+        catch (CompletionException ex) {
+            Throwable cause = ex.getCause();
+            String why = (cause instanceof TimeoutException)
+                    ? "Redis did not answer within " + DurationFormat.format(this.engine.options().operationTimeout())
+                    : String.valueOf(cause);
+            throw new LockOperationException(name, "Inspecting lock '" + name + "' failed: " + why, cause);
+        }
+    }
+
+    /** Asynchronous form of {@link #inspect}; the thread hold count is the calling thread's. */
+    public CompletionStage<LockInfo> inspectAsync(String name) {
+        return new LockInspector(this.engine).inspect(name);
+    }
+
+    /**
+     * The leases this client holds now, oldest first: for dashboards and health checks. A snapshot; reentrant
+     * acquisitions of one hold appear once.
+     */
+    public List<HeldLease> heldLeases() {
+        return this.engine.leases().snapshot();
+    }
+
+    /** Registers a listener told about every lease of this client from now on; see {@link LockEventListener}. */
+    public void addEventListener(LockEventListener listener) {
+        this.engine.leases().addListener(listener);
+    }
+
+    /** Unregisters a listener added with {@link #addEventListener}. */
+    public void removeEventListener(LockEventListener listener) {
+        this.engine.leases().removeListener(listener);
+    }
+
+    /**
+     * Whether the command connection to Redis is up now. While it has been down for more than a moment, lock calls
+     * fail fast with "not connected to Redis at ..." (a {@link LockOperationException}). Not tracked on Redis
+     * Cluster yet: always true there.
+     */
+    public boolean isConnected() {
+        return this.engine.connectionStatus().isConnected();
+    }
+
+    /** Where the command connection goes: {@code host:port} (the current master under Sentinel), or "Redis". */
+    public String redisTarget() {
+        return this.engine.connectionStatus().target();
+    }
+
+    /** This client's instance id, the first part of every owner token it mints. */
+    public String instanceId() {
+        return this.engine.options().instanceId();
     }
 
     /** The options this client was created with. */

@@ -141,7 +141,7 @@ class WaitingTests {
         assertThatExceptionOfType(LockNotAcquiredException.class)
             .isThrownBy(() -> this.waiter.getLock("busy").acquire(Duration.ofMillis(300)))
             .withMessageContaining("'busy'")
-            .withMessageContaining("PT0.3S");
+            .withMessageContaining("300ms");
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         assertThat(millis).isBetween(290L, 300L + 1500L);
         await().atMost(Duration.ofSeconds(2)).until(() -> this.waiter.waitingLockCount() == 0);

@@ -128,6 +128,10 @@ final class Hold {
         }
     }
 
+    int openLeaseCount() {
+        return this.openLeases.get();
+    }
+
     void retain() {
         this.openLeases.incrementAndGet();
     }

@@ -35,8 +35,12 @@ final class LeaseWatchdog implements AutoCloseable {
 
     private final Consumer<Hold> abandonedHoldReleaser;
 
-    LeaseWatchdog(Duration watchdogLease, ScheduledExecutorService scheduler, Consumer<Hold> abandonedHoldReleaser) {
+    private final LeaseRegistry registry;
+
+    LeaseWatchdog(Duration watchdogLease, ScheduledExecutorService scheduler, Consumer<Hold> abandonedHoldReleaser,
+            LeaseRegistry registry) {
         this.abandonedHoldReleaser = abandonedHoldReleaser;
+        this.registry = registry;
         this.renewIntervalNanos = watchdogLease.toNanos() / 3;
         this.tickNanos = Math.max(this.renewIntervalNanos / 4, TimeUnit.MILLISECONDS.toNanos(10));
         this.ticker = scheduler.scheduleWithFixedDelay(this::tickSafely, this.tickNanos, this.tickNanos,
@@ -45,10 +49,12 @@ final class LeaseWatchdog implements AutoCloseable {
 
     void watch(Hold hold) {
         this.holds.add(hold);
+        this.registry.added(hold);
     }
 
     void unwatch(Hold hold) {
         this.holds.remove(hold);
+        this.registry.unwatched(hold);
     }
 
     int size() {
@@ -92,9 +98,11 @@ final class LeaseWatchdog implements AutoCloseable {
             if (ex != null) {
                 logger.debug("Renewal of lock '{}' (owner {}) failed; retrying until its validity ends",
                         hold.lockName(), hold.owner(), ex);
+                this.registry.renewalFailed(hold, ex);
             }
             else if (owned) {
                 hold.renewed(sentAt);
+                this.registry.renewed(hold);
             }
             else {
                 this.holds.remove(hold);

@@ -27,6 +27,8 @@ public final class LettuceRedisGateway implements RedisGateway {
 
     private final @Nullable StatefulRedisConnection<String, String> ackConnection;
 
+    private final ConnectionStatus status;
+
     /** A gateway without replica acknowledgement. */
     public LettuceRedisGateway(RedisClient client) {
         this(client, false);
@@ -37,7 +39,15 @@ public final class LettuceRedisGateway implements RedisGateway {
      * @param replicaAcks whether to open the dedicated connection for acquire + {@code WAIT}
      */
     public LettuceRedisGateway(RedisClient client, boolean replicaAcks) {
-        this.connection = client.connect(StringCodec.UTF8);
+        this.status = ConnectionStatus.watching(client);
+        try {
+            this.connection = client.connect(StringCodec.UTF8);
+        }
+        catch (RuntimeException ex) {
+            this.status.close();
+            throw ex;
+        }
+        this.status.track(this.connection);
         StatefulRedisPubSubConnection<String, String> pubSubConnection = null;
         try {
             pubSubConnection = client.connectPubSub(StringCodec.UTF8);
@@ -48,6 +58,7 @@ public final class LettuceRedisGateway implements RedisGateway {
                 pubSubConnection.close();
             }
             this.connection.close();
+            this.status.close();
             throw ex;
         }
         this.pubSub = pubSubConnection;
@@ -101,7 +112,13 @@ public final class LettuceRedisGateway implements RedisGateway {
     }
 
     @Override
+    public ConnectionStatus connectionStatus() {
+        return this.status;
+    }
+
+    @Override
     public void close() {
+        this.status.close();
         try {
             this.pubSub.close();
             if (this.ackConnection != null) {

@@ -41,7 +41,9 @@ public final class LockEngine implements AutoCloseable {
 
     private final HandoffRooms handoffRooms;
 
-    private final OwnerTokens ownerTokens = new OwnerTokens();
+    private final LeaseRegistry leases = new LeaseRegistry();
+
+    private final OwnerTokens ownerTokens;
 
     private final ConcurrentMap<ThreadHoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
 
@@ -54,9 +56,13 @@ public final class LockEngine implements AutoCloseable {
     /** How long a wake channel stays subscribed after its last waiter left, for the next contention on the name. */
     private static final Duration HANDOFF_LINGER = Duration.ofSeconds(30);
 
+    /** A connection down this long fails lock calls fast; shorter blips (a reset, a reconnect) are ridden out. */
+    static final Duration DISCONNECTED_GRACE = Duration.ofMillis(250);
+
     public LockEngine(RedisGateway gateway, LockClientOptions options) {
         this.gateway = gateway;
         this.options = options;
+        this.ownerTokens = new OwnerTokens(options.instanceId());
         this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
             Thread thread = new Thread(runnable, "distlock-watchdog-" + this.ownerTokens.clientId());
             thread.setDaemon(true);
@@ -70,7 +76,8 @@ public final class LockEngine implements AutoCloseable {
                 this.waitRooms.wakeUp(channel, message);
             }
         });
-        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned);
+        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
+                this.leases);
     }
 
     public LockClientOptions options() {
@@ -105,12 +112,28 @@ public final class LockEngine implements AutoCloseable {
         return this.gateway.publishCountsListeners() ? "1" : "0";
     }
 
-    /** Fails fast once the client is closed, instead of queueing work no thread will run. */
+    /**
+     * Fails fast once the client is closed, instead of queueing work no thread will run, and while the command
+     * connection has been down longer than {@link #DISCONNECTED_GRACE}, instead of waiting out the operation timeout.
+     */
     void checkOpen(String lockName) {
         if (this.closed.get()) {
             throw new LockOperationException(lockName, "The lock client is closed: lock '" + lockName
                     + "' cannot be used. Create a new client.", null);
         }
+        ConnectionStatus status = this.gateway.connectionStatus();
+        Duration down = status.disconnectedFor();
+        if (down.compareTo(DISCONNECTED_GRACE) >= 0) {
+            throw new LockOperationException(lockName, "Lock '" + lockName + "': not connected to Redis at "
+                    + status.target() + " (connection lost " + DurationFormat.format(down) + " ago; reconnecting in"
+                    + " the background). Lock calls fail fast until it is back; check that Redis is running and"
+                    + " reachable.", null);
+        }
+    }
+
+    /** Whether the command connection is up and where it goes. */
+    public ConnectionStatus connectionStatus() {
+        return this.gateway.connectionStatus();
     }
 
     /** The client's single timer thread (watchdog ticks, wait deadlines); tasks on it must not block. */
@@ -234,7 +257,7 @@ public final class LockEngine implements AutoCloseable {
             if (toLong(values.get(0)) == 1 && acknowledged.replicas() < required) {
                 String message = "Lock '" + lockName + "' was granted but only " + acknowledged.replicas() + " of "
                         + required + " required replicas acknowledged it within "
-                        + this.options.replicaAckTimeout() + "; a failover now could hand it to someone else";
+                        + DurationFormat.format(this.options.replicaAckTimeout()) + "; a failover now could hand it to someone else";
                 if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
                     throw new ReplicaAckException(lockName, message + ". The grant is being released.");
                 }
@@ -296,6 +319,11 @@ public final class LockEngine implements AutoCloseable {
         long value = toLong(reply.get(1));
         return (status == 1) ? new AttemptResult(new Grant(owner, value, sentAtNanos), -1)
                 : new AttemptResult(null, value);
+    }
+
+    /** The holds of this client and the listeners told about them. */
+    public LeaseRegistry leases() {
+        return this.leases;
     }
 
     /** Number of holds the watchdog tracks (renewal or expiry). */

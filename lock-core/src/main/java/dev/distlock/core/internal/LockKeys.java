@@ -29,14 +29,14 @@ public record LockKeys(String name, String lockKey, String fenceKey, String chan
         return new LockKeys(name, base, base + ":fence", base + ":released");
     }
 
+    /** The list of waiters queued for {@link #lockKey()}, in arrival order. */
+    public String queueKey() {
+        return this.lockKey + ":queue";
+    }
+
     /** Marks an abandoned acquisition of {@code owner} so that it is never granted later. */
     String tombstoneKey(String owner) {
         return this.lockKey + ":abandoned:" + owner;
-    }
-
-    /** The list of waiters of a queued lock, in arrival order. */
-    public String queueKey() {
-        return this.lockKey + ":queue";
     }
 
     /** A key of this lock's hash tag that no lock kind uses, for scripts that take a key they do not need. */

@@ -12,6 +12,9 @@ public interface LockProtocol {
     /** The user's lock name. */
     String lockName();
 
+    /** The lock kind as operators see it: {@code reentrant}, {@code read}, {@code write} or {@code redlock}. */
+    String kind();
+
     /** Identifies this lock in the per-thread hold table (read and write holds of one name differ). */
     String holdKey();
 

@@ -52,10 +52,12 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
 
+    public static final LuaScript INSPECT = load("inspect");
+
     /** Every script, for warming a server's script cache. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, ACQUIRE_KEY, RELEASE_KEY, RENEW, FORCE_RELEASE,
             ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
-            WRITE_RELEASE, RW_FORCE_RELEASE);
+            WRITE_RELEASE, RW_FORCE_RELEASE, INSPECT);
 
     static LuaScript load(String name) {
         String path = "/dev/distlock/core/scripts/" + name + ".lua";

@@ -313,7 +313,7 @@ public final class ProtocolLock implements DistributedLock {
             return new LockOperationException(name(), failure.getMessage(), failure);
         }
         String why = (cause instanceof TimeoutException)
-                ? "Redis did not answer within " + this.engine.options().operationTimeout() : String.valueOf(cause);
+                ? "Redis did not answer within " + DurationFormat.format(this.engine.options().operationTimeout()) : String.valueOf(cause);
         return new LockOperationException(name(), "Redis call for lock '" + name() + "' failed: " + why, cause);
     }
 }

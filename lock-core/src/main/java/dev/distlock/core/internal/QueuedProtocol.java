@@ -63,6 +63,11 @@ class QueuedProtocol implements LockProtocol {
     }
 
     @Override
+    public String kind() {
+        return "reentrant";
+    }
+
+    @Override
     public String lockName() {
         return this.keys.name();
     }

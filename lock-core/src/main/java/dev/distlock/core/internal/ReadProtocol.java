@@ -21,6 +21,11 @@ final class ReadProtocol implements LockProtocol {
     }
 
     @Override
+    public String kind() {
+        return "read";
+    }
+
+    @Override
     public String lockName() {
         return this.keys.names().name();
     }

@@ -41,6 +41,11 @@ final class RedLockProtocol implements LockProtocol {
     }
 
     @Override
+    public String kind() {
+        return "redlock";
+    }
+
+    @Override
     public String lockName() {
         return this.keys.name();
     }

@@ -60,6 +60,11 @@ public interface RedisGateway extends AutoCloseable {
         return true;
     }
 
+    /** Whether the command connection is up and where it goes, for failing fast and health checks. */
+    default ConnectionStatus connectionStatus() {
+        return ConnectionStatus.UNTRACKED;
+    }
+
     /** Closes the connections this gateway opened; the underlying client stays open. */
     @Override
     void close();

@@ -21,6 +21,11 @@ final class WriteProtocol extends QueuedProtocol {
     }
 
     @Override
+    public String kind() {
+        return "write";
+    }
+
+    @Override
     public String prepare(Thread thread) {
         Hold readHold = engine().threadHolds().get(new LockEngine.ThreadHoldKey(this.keys.readHoldKey(), thread));
         if (readHold != null && readHold.state() == Hold.State.HELD) {

@@ -14,6 +14,9 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -31,17 +34,27 @@ final class DedicatedLockConnection implements DisposableBean {
 
     private final AbstractRedisClient client;
 
+    private final ClientResources resources;
+
     private final String description;
 
     DedicatedLockConnection(DistributedLockProperties.Redis properties) {
+        this(properties, Duration.ofSeconds(1));
+    }
+
+    /** @param reconnectMaxDelay longest delay between reconnect attempts (Lettuce's default is 30 s) */
+    DedicatedLockConnection(DistributedLockProperties.Redis properties, Duration reconnectMaxDelay) {
+        this.resources = DefaultClientResources.builder()
+            .reconnectDelay(reconnectDelay(reconnectMaxDelay))
+            .build();
         if (properties.isCluster()) {
-            RedisClusterClient cluster = RedisClusterClient.create(clusterUris(properties));
+            RedisClusterClient cluster = RedisClusterClient.create(this.resources, clusterUris(properties));
             cluster.setOptions(clusterClientOptions(properties));
             this.client = cluster;
             this.description = "the dedicated distributed-lock.redis.cluster.* connection";
         }
         else {
-            RedisClient redis = RedisClient.create(redisUri(properties));
+            RedisClient redis = RedisClient.create(this.resources, redisUri(properties));
             redis.setOptions(clientOptions(properties));
             this.client = redis;
             this.description = "the dedicated distributed-lock.redis.* connection";
@@ -59,7 +72,18 @@ final class DedicatedLockConnection implements DisposableBean {
 
     @Override
     public void destroy() {
-        this.client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+        try {
+            this.client.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+        }
+        finally {
+            this.resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Lettuce's exponential back-off starting at 10 ms, capped at {@code max}. */
+    static Delay reconnectDelay(Duration max) {
+        Duration lower = Duration.ofMillis(Math.min(10, max.toMillis()));
+        return Delay.exponential(lower, max, 2, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     static RedisURI redisUri(DistributedLockProperties.Redis properties) {

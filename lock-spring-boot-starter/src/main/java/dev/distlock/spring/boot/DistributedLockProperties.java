@@ -12,6 +12,8 @@ import dev.distlock.spring.aop.DistributedLockAdvisor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.util.StringUtils;
@@ -21,7 +23,7 @@ import org.springframework.util.StringUtils;
  * value fails the application start with an {@link InvalidConfigurationPropertyValueException} naming the property.
  */
 @ConfigurationProperties(DistributedLockProperties.PREFIX)
-public class DistributedLockProperties implements InitializingBean {
+public class DistributedLockProperties implements InitializingBean, EnvironmentAware {
 
     /** The prefix of every property. */
     public static final String PREFIX = "distributed-lock";
@@ -58,6 +60,20 @@ public class DistributedLockProperties implements InitializingBean {
 
     /** Order of the @DistributedLock advisor; the default runs it outside @Transactional. */
     private int adviceOrder = DistributedLockAdvisor.DEFAULT_ORDER;
+
+    /**
+     * Which instance this is, part of every owner token so that an inspected lock names its holder. Defaults to
+     * spring.application.name@host:pid. At most 100 characters, no whitespace and no '|'.
+     */
+    private @Nullable String instanceId;
+
+    /**
+     * Longest delay between Lettuce's reconnect attempts on the lock connection (a dedicated one, or the
+     * application's Lettuce client resources): locks work again within about this long after Redis returns.
+     */
+    private Duration reconnectMaxDelay = Duration.ofSeconds(1);
+
+    private @Nullable String applicationName;
 
     /**
      * Dedicated Redis connection for locks, in the shape of spring.data.redis. Used when url, host, sentinel.master or
@@ -159,6 +175,33 @@ public class DistributedLockProperties implements InitializingBean {
         this.adviceOrder = adviceOrder;
     }
 
+    public @Nullable String getInstanceId() {
+        return this.instanceId;
+    }
+
+    public void setInstanceId(@Nullable String instanceId) {
+        this.instanceId = instanceId;
+    }
+
+    public Duration getReconnectMaxDelay() {
+        return this.reconnectMaxDelay;
+    }
+
+    public void setReconnectMaxDelay(Duration reconnectMaxDelay) {
+        this.reconnectMaxDelay = reconnectMaxDelay;
+    }
+
+    /** The configured instance id, or {@code spring.application.name@host:pid}. */
+    public String resolveInstanceId() {
+        return StringUtils.hasText(this.instanceId) ? this.instanceId
+                : LockClientOptions.defaultInstanceId(this.applicationName);
+    }
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.applicationName = environment.getProperty("spring.application.name");
+    }
+
     public Redis getRedis() {
         return this.redis;
     }
@@ -194,7 +237,8 @@ public class DistributedLockProperties implements InitializingBean {
             .maxBackoff(this.maxBackoff)
             .fencing(this.fencing)
             .fencingCounterRetention(this.fencingCounterRetention)
-            .maxNameLength(this.maxNameLength);
+            .maxNameLength(this.maxNameLength)
+            .instanceId(resolveInstanceId());
     }
 
     /** Validates the bound values. */
@@ -239,6 +283,15 @@ public class DistributedLockProperties implements InitializingBean {
             throw invalid("lost-lease-policy", null, "distributed-lock.lost-lease-policy must be one of FAIL,"
                     + " INTERRUPT, IGNORE");
         }
+        if (StringUtils.hasText(this.instanceId)) {
+            try {
+                LockClientOptions.builder().instanceId(this.instanceId).build();
+            }
+            catch (IllegalArgumentException ex) {
+                throw invalid("instance-id", this.instanceId, ex.getMessage());
+            }
+        }
+        requirePositive("reconnect-max-delay", this.reconnectMaxDelay);
         this.replicaAcks.validate(this.operationTimeout);
         this.redlock.validate(this.leaseTime);
         this.redis.validate();

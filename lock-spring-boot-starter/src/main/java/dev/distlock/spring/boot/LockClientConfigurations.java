@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
@@ -28,7 +29,7 @@ final class LockClientConfigurations {
 
         @Bean
         DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties) {
-            return new DedicatedLockConnection(properties.getRedis());
+            return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay());
         }
 
         @Bean(destroyMethod = "close")
@@ -46,6 +47,16 @@ final class LockClientConfigurations {
         SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
                 DistributedLockProperties properties) {
             return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions());
+        }
+
+        /**
+         * Caps Lettuce's reconnect back-off of the application's client (default: up to 30 s) at
+         * {@code distributed-lock.reconnect-max-delay}, so locks work again soon after Redis returns.
+         */
+        @Bean
+        ClientResourcesBuilderCustomizer distributedLockReconnectDelay(DistributedLockProperties properties) {
+            return (builder) -> builder
+                .reconnectDelay(DedicatedLockConnection.reconnectDelay(properties.getReconnectMaxDelay()));
         }
 
         /** Closed by {@link SharedLockClient}, before the connection factory stops. */

@@ -1,0 +1,117 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/** {@link RedisLockClient#inspect} and owner identity: who holds a lock, how long, which token, who waits. */
+class LockInspectionTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    private LockClients clients;
+
+    private RedisLockClient orders;
+
+    private RedisLockClient billing;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.clients = new LockClients(redis.uri());
+        this.orders = this.clients.create(options("orders@host-a:1"));
+        this.billing = this.clients.create(options("billing@host-b:2"));
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() {
+        this.clients.close();
+    }
+
+    private static LockClientOptions options(String instanceId) {
+        return LockClientOptions.builder().watchdogLease(LockClients.TEST_WATCHDOG_LEASE).instanceId(instanceId).build();
+    }
+
+    @Test
+    void ownerTokensOnRedisNameTheInstance() throws Exception {
+        try (LockLease lease = this.orders.getLock("who").acquire(Duration.ZERO)) {
+            String owner = this.raw.get("lock:{who}");
+            assertThat(owner).startsWith("orders@host-a:1:").doesNotContain(" ", "|");
+            assertThat(LockInfo.instanceIdOf(owner)).isEqualTo("orders@host-a:1");
+        }
+        assertThat(this.orders.instanceId()).isEqualTo("orders@host-a:1");
+    }
+
+    @Test
+    void inspectionOfAHeldLockNamesHolderLeaseTokenAndWaiters() throws Exception {
+        try (LockLease lease = this.orders.getLock("held").acquire(Duration.ZERO, Duration.ofSeconds(20))) {
+            this.raw.rpush("lock:{held}:queue", "w1", "w2");
+            LockInfo info = this.billing.inspect("held");
+            assertThat(info.held()).isTrue();
+            assertThat(info.mode()).isEqualTo(LockInfo.Mode.EXCLUSIVE);
+            assertThat(info.owner()).isEqualTo(this.raw.get("lock:{held}"));
+            assertThat(info.ownerInstanceId()).isEqualTo("orders@host-a:1");
+            assertThat(info.remainingLease()).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(20));
+            assertThat(info.fencingToken()).isEqualTo(lease.fencingToken()).isPositive();
+            assertThat(info.queuedWaiters()).isEqualTo(2);
+            assertThat(info.currentThreadHoldCount()).isZero();
+        }
+    }
+
+    @Test
+    void inspectionCountsTheCallingThreadsReentrantHolds() throws Exception {
+        DistributedLock lock = this.orders.getLock("mine");
+        try (LockLease outer = lock.acquire(Duration.ZERO); LockLease inner = lock.acquire(Duration.ZERO)) {
+            assertThat(this.orders.inspect("mine").currentThreadHoldCount()).isEqualTo(2);
+        }
+        LockInfo after = this.orders.inspect("mine");
+        assertThat(after.currentThreadHoldCount()).isZero();
+        assertThat(after.mode()).isEqualTo(LockInfo.Mode.FREE);
+        assertThat(after.owner()).isNull();
+        assertThat(after.remainingLease()).isZero();
+        assertThat(after.fencingToken()).isZero();
+    }
+
+    @Test
+    void inspectionSeesReadAndWriteHolds() throws Exception {
+        ReadWriteDistributedLock rw = this.orders.getReadWriteLock("doc");
+        try (LockLease write = rw.writeLock().acquire(Duration.ZERO)) {
+            LockInfo info = this.billing.inspect("doc");
+            assertThat(info.mode()).isEqualTo(LockInfo.Mode.WRITE);
+            assertThat(info.ownerInstanceId()).isEqualTo("orders@host-a:1");
+            assertThat(info.fencingToken()).isEqualTo(write.fencingToken());
+        }
+        try (LockLease read1 = rw.readLock().acquire(Duration.ZERO);
+                LockLease read2 = this.billing.getReadWriteLock("doc").readLock().acquire(Duration.ZERO)) {
+            LockInfo info = this.orders.inspect("doc");
+            assertThat(info.mode()).isEqualTo(LockInfo.Mode.READ);
+            assertThat(info.readHolds()).isEqualTo(2);
+            assertThat(info.remainingLease()).isPositive();
+        }
+    }
+
+    @Test
+    void inspectionOfAnInvalidNameSendsNothing() {
+        assertThatIllegalArgumentException().isThrownBy(() -> this.orders.inspect(" "));
+    }
+
+    @Test
+    void invalidInstanceIdsAreRejectedWithTheReason() {
+        assertThatIllegalArgumentException().isThrownBy(() -> LockClientOptions.builder().instanceId("my app").build())
+            .withMessageContaining("whitespace");
+        assertThatIllegalArgumentException().isThrownBy(() -> LockClientOptions.builder().instanceId("a|b").build())
+            .withMessageContaining("'|'");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.distlock.spring.boot.actuate;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Actuator support for distributed locks: the {@code distributedlocks} endpoint and the {@code distributedLock}
+ * health contributor (put in the readiness group by {@link ReadinessGroupDefaults}), when Spring Boot Actuator is on the class path.
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+@ConditionalOnBean(RedisLockClient.class)
+public final class DistributedLockActuatorAutoConfiguration {
+
+    /** Leases lost within this window show in the health details. */
+    static final Duration LOSS_WINDOW = Duration.ofMinutes(5);
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    DistributedLocksEndpoint distributedLocksEndpoint(RedisLockClient redisLockClient) {
+        return new DistributedLocksEndpoint(redisLockClient);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("distributedLock")
+    static class HealthConfiguration {
+
+        @Bean
+        RecentLeaseLosses distributedLockRecentLosses(RedisLockClient redisLockClient) {
+            RecentLeaseLosses losses = new RecentLeaseLosses(LOSS_WINDOW, Clock.systemUTC());
+            redisLockClient.addEventListener(losses);
+            return losses;
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
+        DistributedLockHealthIndicator distributedLockHealthIndicator(RedisLockClient redisLockClient,
+                RecentLeaseLosses distributedLockRecentLosses) {
+            return new DistributedLockHealthIndicator(redisLockClient, distributedLockRecentLosses);
+        }
+    }
+}

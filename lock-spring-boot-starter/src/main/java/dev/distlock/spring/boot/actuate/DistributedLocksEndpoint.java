@@ -1,0 +1,134 @@
+package dev.distlock.spring.boot.actuate;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.distlock.core.HeldLease;
+import dev.distlock.core.LockInfo;
+import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.internal.DurationFormat;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code distributedlocks} actuator endpoint.
+ * <ul>
+ * <li>{@code GET /actuator/distributedlocks}: this instance's id, its Redis target and the leases it holds now (name,
+ * kind, fencing token, held for, remaining lease, renewals, owner thread);</li>
+ * <li>{@code GET /actuator/distributedlocks/{name}}: what Redis says about one lock name (holder and its instance,
+ * remaining lease, fencing token, queued waiters), in one round trip;</li>
+ * <li>{@code DELETE /actuator/distributedlocks/{name}}: force-releases the lock whoever holds it. Its holder loses
+ * the lease at its next renewal. Off by default: the endpoint's access is read-only until
+ * {@code management.endpoint.distributedlocks.access=unrestricted}.</li>
+ * </ul>
+ * Durations are written as people write them ({@code 1.5s}, {@code 250ms}).
+ */
+@Endpoint(id = "distributedlocks", defaultAccess = Access.READ_ONLY)
+public class DistributedLocksEndpoint {
+
+    private final RedisLockClient client;
+
+    public DistributedLocksEndpoint(RedisLockClient client) {
+        this.client = client;
+    }
+
+    @ReadOperation
+    public LeasesDescriptor leases() {
+        List<LeaseDescriptor> leases = this.client.heldLeases().stream().map(LeaseDescriptor::of).toList();
+        return new LeasesDescriptor(this.client.instanceId(), this.client.redisTarget(), this.client.isConnected(),
+                leases);
+    }
+
+    @ReadOperation
+    public LockDescriptor lock(@Selector String name) {
+        return LockDescriptor.of(this.client.inspect(name));
+    }
+
+    /** Deletes the lock {@code name} whoever holds it (exclusive, fair, read or write holds). */
+    @DeleteOperation
+    public ForceReleaseDescriptor forceRelease(@Selector String name) {
+        LockInfo before = this.client.inspect(name);
+        boolean released = switch (before.mode()) {
+            case FREE -> false;
+            case EXCLUSIVE -> this.client.getLock(name).forceUnlock();
+            case WRITE, READ -> this.client.getReadWriteLock(name).writeLock().forceUnlock();
+        };
+        return new ForceReleaseDescriptor(name, released, before.ownerInstanceId());
+    }
+
+    /**
+     * The leases of this instance.
+     *
+     * @param instanceId this instance's id (first part of its owner tokens)
+     * @param redis where the lock connection goes
+     * @param connected whether it is connected now
+     * @param leases the leases held now, oldest first
+     */
+    public record LeasesDescriptor(String instanceId, String redis, boolean connected, List<LeaseDescriptor> leases) {
+    }
+
+    /**
+     * One lease this instance holds.
+     *
+     * @param name lock name
+     * @param kind reentrant, fair, read, write or redlock
+     * @param fencingToken its fencing token
+     * @param heldFor since when it is held
+     * @param remainingLease how long it stays valid without another renewal
+     * @param renewals watchdog renewals so far
+     * @param watchdog whether the watchdog renews it
+     * @param ownerThread the thread holding it, null for asynchronous acquisitions
+     */
+    public record LeaseDescriptor(String name, String kind, long fencingToken, String heldFor, String remainingLease,
+            long renewals, boolean watchdog, @Nullable String ownerThread) {
+
+        static LeaseDescriptor of(HeldLease lease) {
+            return new LeaseDescriptor(lease.name(), lease.kind(), lease.fencingToken(), format(lease.heldFor()),
+                    format(lease.remainingValidity()), lease.renewals(), lease.watchdogRenewed(),
+                    lease.ownerThread());
+        }
+    }
+
+    /**
+     * A lock name as Redis sees it.
+     *
+     * @param name lock name
+     * @param held whether anyone holds it
+     * @param mode FREE, EXCLUSIVE, WRITE or READ
+     * @param owner the holder's owner token
+     * @param ownerInstanceId which instance holds it
+     * @param remainingLease the holder's remaining lease on Redis
+     * @param fencingToken the holder's fencing token
+     * @param queuedWaiters owners queued for it
+     * @param readHolds live read holds
+     */
+    public record LockDescriptor(String name, boolean held, String mode, @Nullable String owner,
+            @Nullable String ownerInstanceId, String remainingLease, long fencingToken, long queuedWaiters,
+            long readHolds) {
+
+        static LockDescriptor of(LockInfo info) {
+            return new LockDescriptor(info.name(), info.held(), info.mode().name(), info.owner(),
+                    info.ownerInstanceId(), format(info.remainingLease()), info.fencingToken(), info.queuedWaiters(),
+                    info.readHolds());
+        }
+    }
+
+    /**
+     * The outcome of a force-release.
+     *
+     * @param name lock name
+     * @param released whether something was deleted
+     * @param previousOwnerInstanceId which instance held it before, if anyone
+     */
+    public record ForceReleaseDescriptor(String name, boolean released, @Nullable String previousOwnerInstanceId) {
+    }
+
+    static String format(Duration duration) {
+        return DurationFormat.format(duration);
+    }
+}

@@ -1,0 +1,182 @@
+package dev.distlock.spring.boot.actuate;
+
+import java.time.Duration;
+
+import dev.distlock.core.LockLease;
+import dev.distlock.core.LockTemplate;
+import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
+import dev.distlock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class DistributedLockActuatorAutoConfigurationTests {
+
+    private RedisServer redis;
+
+    private ApplicationContextRunner contextRunner;
+
+    @BeforeEach
+    void startRedis() {
+        this.redis = RedisServer.start();
+        this.contextRunner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class, EndpointAutoConfiguration.class,
+                    DistributedLockActuatorAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.host=" + this.redis.host(),
+                    "spring.data.redis.port=" + this.redis.port(),
+                    "management.endpoints.web.exposure.include=distributedlocks",
+                    "distributed-lock.instance-id=orders-1");
+    }
+
+    @AfterEach
+    void stopRedis() {
+        this.redis.close();
+    }
+
+    @Test
+    void endpointListsTheLeasesThisInstanceHoldsAndInspectsALockByName() {
+        this.contextRunner.run((context) -> {
+            DistributedLocksEndpoint endpoint = context.getBean(DistributedLocksEndpoint.class);
+            LockTemplate template = context.getBean(LockTemplate.class);
+            try (LockLease lease = template.acquire("orders:42")) {
+                DistributedLocksEndpoint.LeasesDescriptor leases = endpoint.leases();
+                assertThat(leases.instanceId()).isEqualTo("orders-1");
+                assertThat(leases.redis()).isEqualTo("127.0.0.1:" + this.redis.port());
+                assertThat(leases.connected()).isTrue();
+                assertThat(leases.leases()).singleElement().satisfies((held) -> {
+                    assertThat(held.name()).isEqualTo("orders:42");
+                    assertThat(held.kind()).isEqualTo("reentrant");
+                    assertThat(held.fencingToken()).isEqualTo(lease.fencingToken());
+                    assertThat(held.ownerThread()).isEqualTo(Thread.currentThread().getName());
+                    assertThat(held.heldFor()).doesNotStartWith("PT");
+                });
+                DistributedLocksEndpoint.LockDescriptor lock = endpoint.lock("orders:42");
+                assertThat(lock.held()).isTrue();
+                assertThat(lock.mode()).isEqualTo("EXCLUSIVE");
+                assertThat(lock.ownerInstanceId()).isEqualTo("orders-1");
+                assertThat(lock.fencingToken()).isEqualTo(lease.fencingToken());
+                assertThat(lock.remainingLease()).endsWith("s");
+            }
+            assertThat(endpoint.leases().leases()).isEmpty();
+            assertThat(endpoint.lock("orders:42").held()).isFalse();
+        });
+    }
+
+    @Test
+    void forceReleaseDeletesTheLockAndItsHolderLosesTheLease() {
+        this.contextRunner.withPropertyValues("distributed-lock.lease-time=900ms").run((context) -> {
+            DistributedLocksEndpoint endpoint = context.getBean(DistributedLocksEndpoint.class);
+            LockLease lease = context.getBean(RedisLockClient.class).getLock("stuck").acquire(Duration.ZERO);
+            DistributedLocksEndpoint.ForceReleaseDescriptor result = endpoint.forceRelease("stuck");
+            assertThat(result.released()).isTrue();
+            assertThat(result.previousOwnerInstanceId()).isEqualTo("orders-1");
+            assertThat(endpoint.lock("stuck").held()).isFalse();
+            await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isHeld());
+        });
+    }
+
+    @Test
+    void healthIsUpWithDetailsDownWhileRedisIsGoneAndUpAgainSoonAfterItReturns() {
+        this.contextRunner.run((context) -> {
+            DistributedLockHealthIndicator health = context.getBean("distributedLockHealthIndicator",
+                    DistributedLockHealthIndicator.class);
+            Health up = health.health();
+            assertThat(up.getStatus()).isEqualTo(Status.UP);
+            assertThat(up.getDetails()).containsEntry("redis", "127.0.0.1:" + this.redis.port())
+                .containsEntry("instanceId", "orders-1")
+                .containsEntry("leasesLostRecently", 0)
+                .containsEntry("watchdogLag", "0ms");
+
+            this.redis.kill9();
+            await().atMost(Duration.ofSeconds(5)).until(() -> health.health().getStatus() == Status.DOWN);
+            assertThat(health.health().getDetails().get("error").toString()).contains("not connected to Redis at");
+
+            this.redis.restart();
+            long back = System.nanoTime();
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> health.health().getStatus() == Status.UP);
+            // The starter caps Lettuce's reconnect back-off at 1 s (its default grows to 30 s).
+            assertThat(Duration.ofNanos(System.nanoTime() - back)).isLessThan(Duration.ofSeconds(3));
+        });
+    }
+
+    @Test
+    void healthCountsLeasesLostRecently() {
+        this.contextRunner.withPropertyValues("distributed-lock.lease-time=900ms").run((context) -> {
+            RedisLockClient client = context.getBean(RedisLockClient.class);
+            LockLease lease = client.getLock("lost").acquire(Duration.ZERO);
+            client.getLock("lost").forceUnlock();
+            await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isHeld());
+            Health health = context.getBean(DistributedLockHealthIndicator.class).health();
+            assertThat(health.getDetails()).containsEntry("leasesLostRecently", 1);
+            assertThat(health.getDetails().get("lastLoss").toString()).startsWith("lost (RENEWAL_REFUSED)");
+        });
+    }
+
+    @Test
+    void healthJoinsTheReadinessGroup() {
+        this.contextRunner
+            .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+                    HealthContributorAutoConfiguration.class,
+                    HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
+                    AvailabilityHealthContributorAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class))
+            .withPropertyValues("management.endpoint.health.probes.enabled=true",
+                    "management.endpoints.web.exposure.include=distributedlocks,health")
+            .withInitializer((context) -> new ReadinessGroupDefaults()
+                .postProcessEnvironment(context.getEnvironment(), new SpringApplication()))
+            .run((context) -> {
+                HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
+                assertThat(groups.get("readiness").isMember("distributedLock")).isTrue();
+                assertThat(groups.get("readiness").isMember("readinessState")).isTrue();
+                assertThat(groups.get("liveness").isMember("distributedLock")).isFalse();
+            });
+    }
+
+    @Test
+    void readinessMembershipCanBeTurnedOff() {
+        this.contextRunner
+            .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
+                    HealthContributorAutoConfiguration.class,
+                    HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
+                    AvailabilityHealthContributorAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class))
+            .withPropertyValues("management.endpoint.health.probes.enabled=true",
+                    "management.endpoints.web.exposure.include=distributedlocks,health",
+                    "distributed-lock.health.readiness=false")
+            .withInitializer((context) -> new ReadinessGroupDefaults()
+                .postProcessEnvironment(context.getEnvironment(), new SpringApplication()))
+            .run((context) -> assertThat(context.getBean(HealthEndpointGroups.class).get("readiness")
+                .isMember("distributedLock")).isFalse());
+    }
+
+    @Test
+    void instanceIdDefaultsToTheApplicationNameHostAndPid() {
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.host=" + this.redis.host(),
+                    "spring.data.redis.port=" + this.redis.port(), "spring.application.name=order service")
+            .run((context) -> assertThat(context.getBean(RedisLockClient.class).instanceId())
+                .startsWith("order-service@")
+                .endsWith(":" + ProcessHandle.current().pid()));
+    }
+}
