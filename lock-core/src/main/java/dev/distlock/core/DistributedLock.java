@@ -68,9 +68,12 @@ public interface DistributedLock {
 
     /**
      * Acquires without blocking the caller. The stage completes with a lease, or exceptionally with
-     * {@link LockNotAcquiredException} or {@link LockOperationException}. Cancelling the returned future abandons the
-     * attempt and releases a grant that raced the cancellation. Not reentrant. Dependent stages run on the client's
-     * completion executor, never on Redis I/O threads.
+     * {@link LockNotAcquiredException} or {@link LockOperationException}. Completing the returned future yourself
+     * ({@code cancel}, {@code orTimeout}, {@code completeOnTimeout}, {@code complete}, {@code completeExceptionally})
+     * abandons the attempt: a grant that raced it is released, never left locked for its lease, and a multi-lock
+     * releases the locks it had already taken. Completing a dependent stage ({@code thenApply(...).orTimeout(...)})
+     * does not reach the acquisition. Not reentrant. Dependent stages run on the client's completion executor, never
+     * on Redis I/O threads.
      */
     CompletionStage<LockLease> acquireAsync(Duration waitTime);
 

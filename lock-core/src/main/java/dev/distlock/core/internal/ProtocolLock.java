@@ -2,7 +2,6 @@ package dev.distlock.core.internal;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -201,26 +200,27 @@ public final class ProtocolLock implements DistributedLock {
         CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, "", waitTime)
             .start();
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
-        lease.whenComplete((ignored, ex) -> {
-            if (ex instanceof CancellationException) {
-                abandon(result);
-            }
-        });
+        // Whoever completes the returned future first decides: the lock with a lease or a failure, or the caller by
+        // cancel, orTimeout, completeOnTimeout, complete or completeExceptionally. A completion that is not the
+        // lock's abandons the operation: a grant still in flight is released by the operation when it arrives.
+        lease.whenComplete((ignored, ex) -> result.cancel(false));
         result.whenComplete((grant, ex) -> this.engine.completionExecutor().execute(() -> {
             if (ex != null) {
                 lease.completeExceptionally(ex);
                 return;
             }
             if (lease.isDone()) {
-                // Cancelled while the grant was on its way: the cancellation already abandoned it.
+                // The caller completed the future while the grant was on its way: nobody will use or close it.
+                this.engine.releaseQuietly(this.protocol, grant.owner());
                 return;
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
             if (!lease.complete(new DefaultLockLease(hold, this::releaseOne))) {
-                // Cancelled in between: drop the hold quietly; the cancellation abandons the grant.
+                // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();
+                this.engine.releaseQuietly(this.protocol, grant.owner());
             }
         }));
         return lease;
