@@ -59,7 +59,8 @@ public final class LockEngine implements AutoCloseable {
         });
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.waitRooms = new WaitRooms(gateway);
-        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned);
+        this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
+                this::forgetThreadHold);
     }
 
     public LockClientOptions options() {
@@ -115,6 +116,14 @@ public final class LockEngine implements AutoCloseable {
             this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
         }
         releaseQuietly(hold.protocol(), hold.owner());
+    }
+
+    /** Drops a lost hold from its thread's reentrancy table, unless a newer hold replaced it there. */
+    private void forgetThreadHold(Hold hold) {
+        Thread thread = hold.thread();
+        if (thread != null) {
+            this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
+        }
     }
 
     /** Owner-checked release of a grant that did arrive but is not wanted; failures only logged. */

@@ -90,8 +90,16 @@ public final class ProtocolLock implements DistributedLock {
         this.engine.checkOpen(name());
         Thread thread = Thread.currentThread();
         Hold current = this.engine.threadHolds().get(threadKey(thread));
+        if (current != null && current.isFinished(System.nanoTime())) {
+            forget(current);
+            current = null;
+        }
         if (current != null) {
-            return Optional.of(reenter(current));
+            LockLease again = reenter(current);
+            if (again != null) {
+                return Optional.of(again);
+            }
+            // Its last lease was closed by another thread during the round trip: acquire afresh.
         }
         String context = this.protocol.prepare(thread);
         if (Thread.interrupted()) {
@@ -132,21 +140,45 @@ public final class ProtocolLock implements DistributedLock {
         }
     }
 
-    private LockLease reenter(Hold hold) throws InterruptedException {
+    /**
+     * Drops a finished hold from the thread's table (a fixed lease that ran out is reported lost once, as the
+     * watchdog would); its open leases can still be closed and never touch a newer hold.
+     */
+    private void forget(Hold hold) {
+        if (hold.state() == Hold.State.HELD && hold.isExpired(System.nanoTime())) {
+            this.engine.watchdog().unwatch(hold);
+            hold.markLost(LeaseLoss.Reason.EXPIRED);
+        }
+        Thread thread = hold.thread();
+        if (thread != null) {
+            this.engine.threadHolds().remove(threadKey(thread), hold);
+        }
+    }
+
+    /** A new lease on the thread's hold, or null when its last lease was closed meanwhile. */
+    private @Nullable LockLease reenter(Hold hold) throws InterruptedException {
         if (!hold.isValid()) {
+            if (hold.isFinished(System.nanoTime())) {
+                return null;
+            }
             throw lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
         }
         long sentAt = System.nanoTime();
         boolean owned = await(this.protocol.renew(hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
+        if (!owned && hold.isFinished(System.nanoTime())) {
+            // Refused because the last lease was closed (and the key deleted) meanwhile, or the fixed lease ran out.
+            return null;
+        }
         if (!owned) {
-            this.engine.watchdog().unwatch(hold);
             hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
             throw lost(hold, "the key was deleted or taken over; reentry never recreates it");
         }
         if (hold.watchdog()) {
             hold.renewed(sentAt);
         }
-        hold.retain();
+        if (!hold.retain()) {
+            return null;
+        }
         return new DefaultLockLease(hold, this::releaseOne);
     }
 
