@@ -15,13 +15,25 @@ import java.util.concurrent.locks.Lock;
  *
  * <p><b>Leases.</b> Without a lease time the lock is kept alive by the client's watchdog (renewed every third of
  * {@link LockClientOptions#watchdogLease()}) for as long as the lease is open. With a lease time the key expires
- * after it and is never renewed.
+ * after it and is never renewed, but its ownership is still checked every third of that lease (without extending
+ * it), so a loss (key deleted, flushed, force-unlocked, taken over) is reported within a third of the lease, as for a
+ * watchdog lease. A fixed lease that runs out need not be closed.
  *
  * <p><b>Reentrancy.</b> The blocking methods are reentrant per thread, like {@link java.util.concurrent.locks.ReentrantLock}:
  * a thread that holds the lock acquires it again at the cost of one round trip that confirms the key is still its own,
  * gets a new lease handle with the same fencing token, and the lock is released when the last handle is closed. A
- * nested acquisition keeps the lease mode of the outermost one. The asynchronous methods are not reentrant: each
- * completion is an independent acquisition.
+ * nested acquisition keeps the lease mode of the outermost one. What an earlier hold of the thread means for its next
+ * acquisition:
+ * <ul>
+ * <li>held and valid: reentry as above;</li>
+ * <li>lost (deleted, taken over, renewal failing) while one of its leases is still open: the thread is inside a
+ * section whose lock is gone, so acquiring fails with {@link LockLostException} (the lock is never resurrected)
+ * until those leases are closed; a fixed lease stops blocking once its lease time is over;</li>
+ * <li>every lease closed (also by another thread at the same moment), or a fixed lease whose time ran out: a fresh
+ * acquisition, with a new fencing token. Closing the old leases later throws {@link LockLostException} for an
+ * expired one and never touches the new hold.</li>
+ * </ul>
+ * The asynchronous methods are not reentrant: each completion is an independent acquisition.
  *
  * <p><b>Waiting.</b> A waiter sleeps until a release is published or a bounded back-off passes, whichever comes first,
  * so a lost wake-up costs at most {@link LockClientOptions#maxBackoff()}. A wait time of zero is exactly one attempt.
@@ -68,9 +80,12 @@ public interface DistributedLock {
 
     /**
      * Acquires without blocking the caller. The stage completes with a lease, or exceptionally with
-     * {@link LockNotAcquiredException} or {@link LockOperationException}. Cancelling the returned future abandons the
-     * attempt and releases a grant that raced the cancellation. Not reentrant. Dependent stages run on the client's
-     * completion executor, never on Redis I/O threads.
+     * {@link LockNotAcquiredException} or {@link LockOperationException}. Completing the returned future yourself
+     * ({@code cancel}, {@code orTimeout}, {@code completeOnTimeout}, {@code complete}, {@code completeExceptionally})
+     * abandons the attempt: a grant that raced it is released, never left locked for its lease, and a multi-lock
+     * releases the locks it had already taken. Completing a dependent stage ({@code thenApply(...).orTimeout(...)})
+     * does not reach the acquisition. Not reentrant. Dependent stages run on the client's completion executor, never
+     * on Redis I/O threads.
      */
     CompletionStage<LockLease> acquireAsync(Duration waitTime);
 

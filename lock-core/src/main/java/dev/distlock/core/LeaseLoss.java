@@ -11,7 +11,10 @@ public record LeaseLoss(String lockName, long fencingToken, Reason reason) {
 
     /** Why a lease was lost. */
     public enum Reason {
-        /** Redis said the key is gone or owned by someone else (deleted, expired, flushed, taken over). */
+        /**
+         * A renewal, or the ownership check of a fixed lease, found the key gone or owned by someone else (deleted,
+         * flushed, force-unlocked, taken over) before the lease was due to end.
+         */
         RENEWAL_REFUSED,
         /** The validity deadline passed without a successful renewal (Redis unreachable or slow, or a fixed lease ran out). */
         EXPIRED,

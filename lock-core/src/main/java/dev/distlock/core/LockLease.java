@@ -11,8 +11,10 @@ import java.util.Map;
  * that expired and was taken by someone else is never touched.
  *
  * <p>{@link #isHeld()} is truthful on the client's monotonic clock: it turns false as soon as the lease may have
- * expired (measured from when the acquire or last renewal was <i>sent</i>, minus a drift margin), or when a renewal was
- * refused. That moment is the lease's loss; registered listeners are told once.
+ * expired (measured from when the acquire or last renewal was <i>sent</i>, minus a drift margin), or when a renewal or
+ * ownership check was refused. Every lease is renewed (watchdog) or checked (fixed lease, not extended) every third
+ * of its lease, so a loss on Redis (deleted, flushed, force-unlocked, taken over) shows within a third of the lease
+ * plus a round trip. That moment is the lease's loss; registered listeners are told once.
  */
 public interface LockLease extends AutoCloseable {
 

@@ -47,6 +47,17 @@ class BadInputTests {
     }
 
     @Test
+    void oversizedNameUnderASmallLimitGetsTheSameClearMessage() {
+        RedisLockClient strict = this.clients.create(LockClientOptions.builder().maxNameLength(8).build());
+        assertThatIllegalArgumentException().isThrownBy(() -> strict.getLock("orders:12345"))
+            .withMessageContaining("12 characters")
+            .withMessageContaining("8 allowed")
+            .withMessageContaining("starts with 'orders:12345...'");
+        assertThatIllegalArgumentException().isThrownBy(() -> strict.getLock("x".repeat(100)))
+            .withMessageContaining("starts with '" + "x".repeat(40) + "...'");
+    }
+
+    @Test
     void nullNameIsRejected() {
         assertThatIllegalArgumentException().isThrownBy(() -> this.client.getLock(null))
             .withMessageContaining("must not be null");

@@ -81,7 +81,8 @@ class RedLockTests {
         Optional<LockLease> lease = this.client.getLock("red").tryAcquire(Duration.ZERO);
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         assertThat(lease).isEmpty();
-        assertThat(millis).isLessThan(NODE_TIMEOUT.toMillis() + 500);
+        // One attempt bounded by the node timeout; the allowance covers a busy machine, not a second attempt.
+        assertThat(millis).isLessThan(NODE_TIMEOUT.toMillis() + 1500);
         assertThat(keyCount("lock:{red}", 3)).as("partial grants released").isZero();
     }
 

@@ -51,8 +51,14 @@ class LostWakeUpTests {
         Measured.report("L2", latencies.length + " hand-overs to a waiter in another client: p50 "
                 + Measured.percentileMillis(latencies, 50) + ", p99 " + Measured.percentileMillis(latencies, 99)
                 + ", max " + Measured.percentileMillis(latencies, 100));
-        assertThat(Duration.ofNanos(latencies[(int) Math.ceil(latencies.length * 0.99) - 1]))
-            .as("p99 wake-up after release").isLessThanOrEqualTo(Duration.ofMillis(50));
+        // Counted, not timed by the slowest sample: on a busy machine one scheduling stall must not fail the run,
+        // while waiters left to their back-off (no wake-up) would miss 50 ms in most hand-overs.
+        long late = java.util.Arrays.stream(latencies).filter((nanos) -> nanos > Duration.ofMillis(50).toNanos())
+            .count();
+        assertThat(late).as("hand-overs slower than 50 ms, of " + latencies.length)
+            .isLessThanOrEqualTo(Math.max(1, latencies.length / 20));
+        assertThat(Duration.ofNanos(latencies[latencies.length - 1])).as("slowest hand-over")
+            .isLessThanOrEqualTo(BACKOFF.plusMillis(1000));
     }
 
     @Test

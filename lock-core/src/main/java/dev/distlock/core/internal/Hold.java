@@ -44,7 +44,7 @@ final class Hold {
 
     private volatile long validUntilNanos;
 
-    private volatile long lastRenewalSentNanos;
+    private volatile long lastCheckSentNanos;
 
     private volatile @Nullable LeaseLoss loss;
 
@@ -58,7 +58,7 @@ final class Hold {
         this.driftNanos = driftNanos(leaseMillis);
         this.watchdog = watchdog;
         this.thread = thread;
-        this.lastRenewalSentNanos = grant.sentAtNanos();
+        this.lastCheckSentNanos = grant.sentAtNanos();
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
     }
 
@@ -99,8 +99,22 @@ final class Hold {
         return this.state.get();
     }
 
-    long lastRenewalSentNanos() {
-        return this.lastRenewalSentNanos;
+    /** When the last successful renewal (watchdog) or ownership check (fixed lease) was sent, or the acquire. */
+    long lastCheckSentNanos() {
+        return this.lastCheckSentNanos;
+    }
+
+    /** How often the watchdog renews (watchdog lease) or checks (fixed lease) this hold: a third of its lease. */
+    long checkIntervalNanos() {
+        return this.leaseNanos / 3;
+    }
+
+    /**
+     * How early a renewal or check may be sent so that the holds due around one watchdog tick share it: a quarter of
+     * the interval. The watchdog ticks at least this often while the hold is watched.
+     */
+    long checkSlackNanos() {
+        return checkIntervalNanos() / 4;
     }
 
     boolean isValid() {
@@ -119,9 +133,16 @@ final class Hold {
         return (remaining > 0) ? Duration.ofNanos(remaining) : Duration.ZERO;
     }
 
+    /** Records a successful ownership check (no extension) sent at {@code sentAtNanos}. */
+    void checked(long sentAtNanos) {
+        if (sentAtNanos - this.lastCheckSentNanos > 0) {
+            this.lastCheckSentNanos = sentAtNanos;
+        }
+    }
+
     /** Records a successful renewal sent at {@code sentAtNanos}. */
     void renewed(long sentAtNanos) {
-        this.lastRenewalSentNanos = sentAtNanos;
+        checked(sentAtNanos);
         long candidate = sentAtNanos + this.leaseNanos - this.driftNanos;
         if (candidate - this.validUntilNanos > 0) {
             this.validUntilNanos = candidate;
@@ -132,8 +153,31 @@ final class Hold {
         return this.openLeases.get();
     }
 
-    void retain() {
-        this.openLeases.incrementAndGet();
+    /**
+     * Adds an open lease for a reentrant acquisition, unless the last lease was closed meanwhile (another thread may
+     * close a lease): a hold with no open lease is being released and must not come back to life.
+     *
+     * @return whether the lease was added
+     */
+    boolean retain() {
+        int count;
+        do {
+            count = this.openLeases.get();
+            if (count <= 0) {
+                return false;
+            }
+        }
+        while (!this.openLeases.compareAndSet(count, count + 1));
+        return true;
+    }
+
+    /**
+     * Whether this hold no longer stands in the way of a new acquisition by its thread: every lease was closed (it is
+     * being released), or it is a fixed lease whose time has run out. A fixed lease ends by itself, so its holder
+     * need not close it; a lost watchdog lease that is still open keeps refusing reentry until it is closed.
+     */
+    boolean isFinished(long nowNanos) {
+        return this.openLeases.get() <= 0 || (!this.watchdog && isExpired(nowNanos));
     }
 
     /**

@@ -126,7 +126,7 @@ public final class LeaseRegistry {
             return new HeldLease(hold.lockName(), kind(hold.protocol()), hold.owner(), hold.fencingToken(),
                     Duration.ofNanos(Math.max(0, now - this.acquiredAtNanos)), hold.remainingValidity(),
                     Duration.ofMillis(hold.leaseMillis()), hold.watchdog(), this.renewals.get(),
-                    Duration.ofNanos(Math.max(0, now - hold.lastRenewalSentNanos())),
+                    Duration.ofNanos(Math.max(0, now - hold.lastCheckSentNanos())),
                     (thread != null) ? thread.getName() : null);
         }
     }

@@ -3,53 +3,86 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.distlock.core.LeaseLoss;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one watchdog of a client. A tick every quarter of the renewal interval (a third of the watchdog lease) renews,
- * in one batch, every watchdog hold whose next renewal falls before the following tick, so each hold is renewed at
- * most one interval after the previous renewal was sent and the renewals of many locks share a network flush. The
- * same tick marks holds LOST whose validity passed (fixed leases included) and releases holds whose thread died.
+ * The one watchdog of a client. Every hold, fixed or watchdog-renewed, is checked on Redis every third of its own
+ * lease: a watchdog hold is renewed (owner-checked extend), a fixed lease is only confirmed (owner-checked, never
+ * extended), so a holder learns of a loss (key deleted, flushed, force-unlocked, taken over) within a third of its
+ * lease plus a round trip, whichever lease mode it chose.
  *
- * <p>Renewal is owner-checked and never recreates a key. A refused renewal makes the hold LOST at once; a failed one
- * (timeout, connection) is retried at the next tick until the validity deadline passes.
+ * <p>One ticker does it all. A tick sends, in one batch, the renewal or check of every hold whose next one falls
+ * within a quarter interval ({@link Hold#checkSlackNanos()}), so the calls of many locks share a network flush; it
+ * marks LOST the holds whose validity passed and releases the holds whose thread died. The ticker adapts to the
+ * shortest lease watched: it runs every quarter of the shortest check interval, at most every 10 ms and at least
+ * every twelfth of the watchdog lease. The cost is one owner-checked script per hold per third of its lease, plus at
+ * most 100 ticks a second while a lease shorter than 120 ms is held; leases under 30 ms are checked less often than a
+ * third of their lease (they expire first).
+ *
+ * <p>Renewal is owner-checked and never recreates a key. A refused renewal or check makes the hold LOST at once; a
+ * failed one (timeout, connection) is retried at the next tick until the validity deadline passes. A lost hold stays
+ * tracked until it can be dropped from its thread's reentrancy table: its thread died, its last lease was closed, or
+ * its fixed lease time ran out.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(LeaseWatchdog.class);
 
-    private final long renewIntervalNanos;
+    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final long tickNanos;
+    private final long maxTickNanos;
 
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
 
-    private final ScheduledFuture<?> ticker;
+    private final ScheduledExecutorService scheduler;
 
     private final Consumer<Hold> abandonedHoldReleaser;
 
+    private final Consumer<Hold> finishedHoldForgetter;
+
     private final LeaseRegistry registry;
 
+    private final Object schedule = new Object();
+
+    // Guarded by this.schedule: at most one tick is pending at any time.
+    private @Nullable ScheduledFuture<?> nextTick;
+
+    private long nextTickAtNanos;
+
+    private long generation;
+
+    private boolean closed;
+
+    /**
+     * @param abandonedHoldReleaser releases a hold whose thread terminated without releasing it
+     * @param finishedHoldForgetter drops a lost hold from its thread's reentrancy table once it cannot refuse
+     * anything any more
+     * @param registry the leases this client holds, told of renewals and their failures
+     */
     LeaseWatchdog(Duration watchdogLease, ScheduledExecutorService scheduler, Consumer<Hold> abandonedHoldReleaser,
-            LeaseRegistry registry) {
-        this.abandonedHoldReleaser = abandonedHoldReleaser;
+            Consumer<Hold> finishedHoldForgetter, LeaseRegistry registry) {
         this.registry = registry;
-        this.renewIntervalNanos = watchdogLease.toNanos() / 3;
-        this.tickNanos = Math.max(this.renewIntervalNanos / 4, TimeUnit.MILLISECONDS.toNanos(10));
-        this.ticker = scheduler.scheduleWithFixedDelay(this::tickSafely, this.tickNanos, this.tickNanos,
-                TimeUnit.NANOSECONDS);
+        this.scheduler = scheduler;
+        this.abandonedHoldReleaser = abandonedHoldReleaser;
+        this.finishedHoldForgetter = finishedHoldForgetter;
+        this.maxTickNanos = Math.max(watchdogLease.toNanos() / 12, MIN_TICK_NANOS);
+        scheduleNoLaterThan(System.nanoTime() + this.maxTickNanos);
     }
 
     void watch(Hold hold) {
         this.holds.add(hold);
         this.registry.added(hold);
+        // A lease shorter than every other one watched needs its first check before the tick already planned.
+        scheduleNoLaterThan(System.nanoTime() + tickNanos(hold.checkSlackNanos()));
     }
 
     void unwatch(Hold hold) {
@@ -57,58 +90,111 @@ final class LeaseWatchdog implements AutoCloseable {
         this.registry.unwatched(hold);
     }
 
+    /** Holds held and watched (renewed or checked); lost holds still tracked for their thread are not counted. */
     int size() {
-        return this.holds.size();
+        return (int) this.holds.stream().filter((hold) -> hold.state() == Hold.State.HELD).count();
     }
 
-    private void tickSafely() {
+    private void tickSafely(long scheduledGeneration) {
+        synchronized (this.schedule) {
+            if (this.closed || scheduledGeneration != this.generation) {
+                // Replaced by an earlier tick while it was about to run: that one does the work.
+                return;
+            }
+            // This tick is running, not pending: a hold watched from now on may plan an earlier one.
+            this.nextTick = null;
+        }
+        long nextIn = this.maxTickNanos;
         try {
-            tick();
+            nextIn = tick();
         }
         catch (RuntimeException ex) {
             logger.error("Lock watchdog tick failed; retrying at the next tick", ex);
         }
+        scheduleNoLaterThan(System.nanoTime() + nextIn);
     }
 
-    private void tick() {
+    /** One round over every hold; returns the delay until the next tick. */
+    private long tick() {
         long now = System.nanoTime();
+        long nextIn = this.maxTickNanos;
         for (Hold hold : this.holds) {
-            if (hold.state() != Hold.State.HELD) {
+            Hold.State state = hold.state();
+            if (state == Hold.State.RELEASED) {
                 this.holds.remove(hold);
+                continue;
             }
-            else if (hold.isExpired(now)) {
-                this.holds.remove(hold);
+            if (state == Hold.State.LOST) {
+                forgetWhenFinished(hold, now);
+                continue;
+            }
+            Thread thread = hold.thread();
+            if (hold.isExpired(now)) {
                 hold.markLost(LeaseLoss.Reason.EXPIRED);
+                forgetWhenFinished(hold, now);
             }
-            else if (hold.thread() != null && !hold.thread().isAlive()) {
+            else if (thread != null && !thread.isAlive()) {
                 releaseAbandoned(hold);
             }
-            else if (hold.watchdog() && !hold.renewalInFlight
-                    && now - hold.lastRenewalSentNanos() >= this.renewIntervalNanos - this.tickNanos) {
-                renew(hold);
+            else {
+                if (isDue(hold, now)) {
+                    check(hold);
+                }
+                nextIn = Math.min(nextIn, tickNanos(hold.checkSlackNanos()));
             }
         }
+        return nextIn;
     }
 
-    private void renew(Hold hold) {
+    private boolean isDue(Hold hold, long now) {
+        if (hold.renewalInFlight
+                || now - hold.lastCheckSentNanos() < hold.checkIntervalNanos() - hold.checkSlackNanos()) {
+            return false;
+        }
+        // A fixed lease about to run out is reported EXPIRED by the next tick; a check then would learn nothing.
+        return hold.watchdog() || hold.remainingValidity().toNanos() > hold.checkSlackNanos();
+    }
+
+    /** Renews a watchdog hold, or confirms a fixed one without extending it. */
+    private void check(Hold hold) {
         long sentAt = System.nanoTime();
+        boolean extend = hold.watchdog();
         hold.renewalInFlight = true;
-        hold.protocol().renew(hold.owner(), hold.leaseMillis()).whenComplete((owned, ex) -> {
+        hold.protocol().renew(hold.owner(), extend ? hold.leaseMillis() : 0).whenComplete((owned, ex) -> {
             hold.renewalInFlight = false;
             if (ex != null) {
-                logger.debug("Renewal of lock '{}' (owner {}) failed; retrying until its validity ends",
-                        hold.lockName(), hold.owner(), ex);
+                logger.debug("{} of lock '{}' (owner {}) failed; retrying until its validity ends",
+                        extend ? "Renewal" : "Ownership check", hold.lockName(), hold.owner(), ex);
                 this.registry.renewalFailed(hold, ex);
             }
             else if (owned) {
-                hold.renewed(sentAt);
-                this.registry.renewed(hold);
+                if (extend) {
+                    hold.renewed(sentAt);
+                    this.registry.renewed(hold);
+                }
+                else {
+                    hold.checked(sentAt);
+                }
             }
             else {
-                this.holds.remove(hold);
-                hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
+                // Refused after our own deadline is the fixed lease running out, not someone taking it.
+                hold.markLost(hold.isExpired(System.nanoTime()) ? LeaseLoss.Reason.EXPIRED
+                        : LeaseLoss.Reason.RENEWAL_REFUSED);
             }
         });
+    }
+
+    /**
+     * Drops a lost hold once it cannot refuse its thread anything: the thread died, or the hold is finished (last
+     * lease closed, or fixed lease time over). Until then a lost hold makes its thread's reentry fail (no
+     * resurrection), so it stays in the thread's table and here.
+     */
+    private void forgetWhenFinished(Hold hold, long now) {
+        Thread thread = hold.thread();
+        if (thread == null || !thread.isAlive() || hold.isFinished(now)) {
+            this.holds.remove(hold);
+            this.finishedHoldForgetter.accept(hold);
+        }
     }
 
     private void releaseAbandoned(Hold hold) {
@@ -117,9 +203,43 @@ final class LeaseWatchdog implements AutoCloseable {
         this.abandonedHoldReleaser.accept(hold);
     }
 
+    private long tickNanos(long slackNanos) {
+        return Math.min(Math.max(slackNanos, MIN_TICK_NANOS), this.maxTickNanos);
+    }
+
+    private void scheduleNoLaterThan(long atNanos) {
+        synchronized (this.schedule) {
+            if (this.closed) {
+                return;
+            }
+            ScheduledFuture<?> pending = this.nextTick;
+            if (pending != null) {
+                if (this.nextTickAtNanos - atNanos <= 0) {
+                    return;
+                }
+                pending.cancel(false);
+            }
+            long scheduled = ++this.generation;
+            try {
+                this.nextTick = this.scheduler.schedule(() -> tickSafely(scheduled),
+                        Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+                this.nextTickAtNanos = atNanos;
+            }
+            catch (RejectedExecutionException ex) {
+                // The client is closing.
+                this.nextTick = null;
+            }
+        }
+    }
+
     @Override
     public void close() {
-        this.ticker.cancel(false);
+        synchronized (this.schedule) {
+            this.closed = true;
+            if (this.nextTick != null) {
+                this.nextTick.cancel(false);
+            }
+        }
         this.holds.clear();
     }
 }

@@ -77,7 +77,7 @@ public final class LockEngine implements AutoCloseable {
             }
         });
         this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
-                this.leases);
+                this::forgetThreadHold, this.leases);
     }
 
     public LockClientOptions options() {
@@ -168,6 +168,14 @@ public final class LockEngine implements AutoCloseable {
             this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
         }
         releaseQuietly(hold.protocol(), hold.owner());
+    }
+
+    /** Drops a lost hold from its thread's reentrancy table, unless a newer hold replaced it there. */
+    private void forgetThreadHold(Hold hold) {
+        Thread thread = hold.thread();
+        if (thread != null) {
+            this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
+        }
     }
 
     /** Owner-checked release of a grant that did arrive but is not wanted; failures only logged. */

@@ -53,7 +53,7 @@ public record LockKeys(String name, String lockKey, String fenceKey, String chan
         }
         if (name.length() > maxNameLength) {
             throw new IllegalArgumentException("Lock name is " + name.length() + " characters long, more than the "
-                    + maxNameLength + " allowed (starts with '" + name.substring(0, 40)
+                    + maxNameLength + " allowed (starts with '" + name.substring(0, Math.min(40, name.length()))
                     + "...'); hash long keys before using them as lock names");
         }
     }

@@ -6,9 +6,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Lock;
 
 import dev.distlock.core.DistributedLock;
@@ -22,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  * dropped), so two callers with overlapping sets cannot deadlock; when one cannot be had within what is left of the
  * wait time, those already taken are released. Each name is its own key and script call, so the names may live in
  * different Redis Cluster slots.
+ *
+ * <p>An asynchronous acquisition that the caller completes first (cancel, {@code orTimeout}, ...) cancels the member
+ * in flight and releases the members already taken; see {@link AsyncMultiAcquisition}.
  */
 public final class MultiLock implements DistributedLock {
 
@@ -29,8 +31,11 @@ public final class MultiLock implements DistributedLock {
 
     private final String name;
 
-    private MultiLock(List<ProtocolLock> locks) {
+    private final Executor releaseExecutor;
+
+    private MultiLock(List<ProtocolLock> locks, Executor releaseExecutor) {
         this.locks = locks;
+        this.releaseExecutor = releaseExecutor;
         this.name = String.join(",", locks.stream().map(ProtocolLock::name).toList());
     }
 
@@ -51,7 +56,7 @@ public final class MultiLock implements DistributedLock {
             .sorted(java.util.Map.Entry.comparingByKey(Comparator.naturalOrder()))
             .map((entry) -> ProtocolLock.reentrant(engine, entry.getValue()))
             .toList();
-        return new MultiLock(ordered);
+        return new MultiLock(ordered, engine.completionExecutor());
     }
 
     @Override
@@ -128,24 +133,7 @@ public final class MultiLock implements DistributedLock {
 
     private CompletionStage<LockLease> acquireAllAsync(Duration waitTime, @Nullable Duration leaseTime) {
         Durations.requireNonNegative("waitTime", waitTime);
-        long deadline = System.nanoTime() + Durations.saturatedNanos(waitTime);
-        List<LockLease> taken = new ArrayList<>(this.locks.size());
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (ProtocolLock lock : this.locks) {
-            chain = chain.thenCompose((ignored) -> {
-                Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-                CompletionStage<LockLease> next = (leaseTime != null) ? lock.acquireAsync(remaining, leaseTime)
-                        : lock.acquireAsync(remaining);
-                return next.thenAccept(taken::add);
-            });
-        }
-        return chain.handle((ignored, ex) -> {
-            if (ex != null) {
-                MultiLease.closeAll(taken);
-                throw (ex instanceof CompletionException completion) ? completion : new CompletionException(ex);
-            }
-            return (LockLease) new MultiLease(this.name, taken);
-        });
+        return new AsyncMultiAcquisition(this.name, this.locks, waitTime, leaseTime, this.releaseExecutor).start();
     }
 
     @Override

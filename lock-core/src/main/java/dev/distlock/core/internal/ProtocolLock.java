@@ -2,7 +2,6 @@ package dev.distlock.core.internal;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -96,8 +95,16 @@ public final class ProtocolLock implements DistributedLock {
         this.engine.checkOpen(name());
         Thread thread = Thread.currentThread();
         Hold current = this.engine.threadHolds().get(threadKey(thread));
+        if (current != null && current.isFinished(System.nanoTime())) {
+            forget(current);
+            current = null;
+        }
         if (current != null) {
-            return Optional.of(reenter(current));
+            LockLease again = reenter(current);
+            if (again != null) {
+                return Optional.of(again);
+            }
+            // Its last lease was closed by another thread during the round trip: acquire afresh.
         }
         String context = this.protocol.prepare(thread);
         if (Thread.interrupted()) {
@@ -144,21 +151,45 @@ public final class ProtocolLock implements DistributedLock {
         }
     }
 
-    private LockLease reenter(Hold hold) throws InterruptedException {
+    /**
+     * Drops a finished hold from the thread's table (a fixed lease that ran out is reported lost once, as the
+     * watchdog would); its open leases can still be closed and never touch a newer hold.
+     */
+    private void forget(Hold hold) {
+        if (hold.state() == Hold.State.HELD && hold.isExpired(System.nanoTime())) {
+            this.engine.watchdog().unwatch(hold);
+            hold.markLost(LeaseLoss.Reason.EXPIRED);
+        }
+        Thread thread = hold.thread();
+        if (thread != null) {
+            this.engine.threadHolds().remove(threadKey(thread), hold);
+        }
+    }
+
+    /** A new lease on the thread's hold, or null when its last lease was closed meanwhile. */
+    private @Nullable LockLease reenter(Hold hold) throws InterruptedException {
         if (!hold.isValid()) {
+            if (hold.isFinished(System.nanoTime())) {
+                return null;
+            }
             throw lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
         }
         long sentAt = System.nanoTime();
         boolean owned = await(this.protocol.renew(hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
+        if (!owned && hold.isFinished(System.nanoTime())) {
+            // Refused because the last lease was closed (and the key deleted) meanwhile, or the fixed lease ran out.
+            return null;
+        }
         if (!owned) {
-            this.engine.watchdog().unwatch(hold);
             hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
             throw lost(hold, "the key was deleted or taken over; reentry never recreates it");
         }
         if (hold.watchdog()) {
             hold.renewed(sentAt);
         }
-        hold.retain();
+        if (!hold.retain()) {
+            return null;
+        }
         return new DefaultLockLease(hold, this::releaseOne);
     }
 
@@ -211,26 +242,27 @@ public final class ProtocolLock implements DistributedLock {
         this.engine.checkOpen(name());
         CompletableFuture<Grant> result = startAcquisition(leaseMillis, "", waitTime);
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
-        lease.whenComplete((ignored, ex) -> {
-            if (ex instanceof CancellationException) {
-                abandon(result);
-            }
-        });
+        // Whoever completes the returned future first decides: the lock with a lease or a failure, or the caller by
+        // cancel, orTimeout, completeOnTimeout, complete or completeExceptionally. A completion that is not the
+        // lock's abandons the operation: a grant still in flight is released by the operation when it arrives.
+        lease.whenComplete((ignored, ex) -> result.cancel(false));
         result.whenComplete((grant, ex) -> this.engine.completionExecutor().execute(() -> {
             if (ex != null) {
                 lease.completeExceptionally(ex);
                 return;
             }
             if (lease.isDone()) {
-                // Cancelled while the grant was on its way: the cancellation already abandoned it.
+                // The caller completed the future while the grant was on its way: nobody will use or close it.
+                this.engine.releaseQuietly(this.protocol, grant.owner());
                 return;
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
             if (!lease.complete(new DefaultLockLease(hold, this::releaseOne))) {
-                // Cancelled in between: drop the hold quietly; the cancellation abandons the grant.
+                // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();
+                this.engine.releaseQuietly(this.protocol, grant.owner());
             }
         }));
         return lease;
