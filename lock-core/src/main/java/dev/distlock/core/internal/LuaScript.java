@@ -48,10 +48,21 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
 
+    public static final LuaScript REDLOCK_ACQUIRE = load("redlock-acquire");
+
+    public static final LuaScript REDLOCK_FENCE = load("redlock-fence");
+
+    public static final LuaScript REDLOCK_RELEASE = load("redlock-release");
+
+    public static final LuaScript REDLOCK_ABANDON = load("redlock-abandon");
+
+    public static final LuaScript REDLOCK_FORCE_RELEASE = load("redlock-force-release");
+
     /** Every script, for warming a server's script cache. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW, FORCE_RELEASE, ABANDON, FAIR_ACQUIRE,
             FAIR_RELEASE, FAIR_LEAVE, FAIR_FORCE_RELEASE, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
-            WRITE_LEAVE, RW_FORCE_RELEASE);
+            WRITE_LEAVE, RW_FORCE_RELEASE, REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON,
+            REDLOCK_FORCE_RELEASE);
 
     static LuaScript load(String name) {
         String path = "/dev/distlock/core/scripts/" + name + ".lua";
