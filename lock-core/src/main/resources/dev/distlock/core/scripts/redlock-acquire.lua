@@ -35,8 +35,9 @@ if not redis.call('zscore', KEYS[3], ARGV[4]) and redis.call('zcard', KEYS[3]) >
     wait_here()
     return {2, -1}
 end
--- A registered acquisition stays registered until round 2 (or leaving) removes it, so that an attempt that fails
--- after all (no majority) keeps its place on every node.
+-- A waiting acquisition registers here too and stays registered until round 2 (or leaving) removes it, so that an
+-- attempt that fails after all (no majority) keeps its place on every node, also where it was granted.
+wait_here()
 redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
 if ARGV[3] == '0' then
     return {1, 0}
