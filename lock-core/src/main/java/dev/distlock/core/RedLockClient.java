@@ -18,18 +18,30 @@ import io.lettuce.core.RedisException;
  * Locks over N independent Redis masters with the Redis distributed-lock algorithm (RedLock): a lock is granted when
  * a majority (N/2+1) granted it within a validity of lease minus elapsed time (measured on the monotonic clock from
  * before the first request) minus drift (lease/100 + 2 ms). Requests go to all nodes in parallel with a short
- * per-node timeout; a failed attempt is released on every node and retried after a random delay. The watchdog renews
- * on all nodes and declares the lease LOST when a majority refuses.
+ * per-node timeout, and each step decides as soon as a majority answered, so a down minority costs no time. Each
+ * attempt has an owner token of its own: a failed attempt is released on the nodes that granted it and tombstoned
+ * only on the nodes that did not answer, and the next attempt is not refused by it. The watchdog renews on all nodes
+ * and declares the lease LOST when a majority refuses.
+ *
+ * <p><b>Fencing tokens</b> strictly increase from one holder to the next under the same assumptions as the lock's
+ * exclusion: after a majority granted the lock, the token {@code max(fences read from the granting nodes) + 1} is
+ * written back to a majority before the lease is handed out, and any two majorities share a node (the argument is in
+ * docs/lock-kinds.md). Clock skew between the masters does not reorder tokens. A master restarted without persistence
+ * forgets its counter as it forgets its grants.
+ *
+ * <p><b>Waiting.</b> An acquisition that waits registers on every node; while acquisitions wait, a fresh one (a
+ * releaser re-acquiring at once, say) is refused and joins them instead of barging. A release publishes on every node
+ * where it deleted the key and someone waits; the client listens on every node, so a release wakes the waiters, and a
+ * lost message costs at most the back-off. Waiters then race: a split vote is retried after a short random delay.
  *
  * <p><b>What it does not guarantee.</b> Its safety rests on timing assumptions: bounded process pauses, bounded
  * network delay and clocks that advance at the same rate. A node restarted without persistence forgets its grants
- * and can grant the lock again (run nodes with persistence or delay their restart by a lease). The fencing token is
- * the largest of the granting nodes' tokens: it increases in normal operation, but without consensus it is not
- * strictly monotonic under node restarts or clock jumps. Where correctness depends on exclusion, have the protected
- * resource check fencing tokens or use a consensus system.
+ * and can grant the lock again (run nodes with persistence or delay their restart by a lease). Where correctness
+ * depends on exclusion, have the protected resource check fencing tokens or use a consensus system.
  *
- * <p>Locks are reentrant per thread like {@link DistributedLock}. Waiters retry after a random back-off (no pub/sub
- * across independent nodes). All nodes must be reachable when the client is created; afterwards any minority may fail.
+ * <p>Locks are reentrant per thread like {@link DistributedLock}. All nodes must be reachable when the client is
+ * created; afterwards any minority may fail. A release that too few nodes answer has an unknown outcome: closing the
+ * lease then returns, and the release is retried in the background until the lease could have ended.
  */
 public final class RedLockClient implements AutoCloseable {
 
@@ -75,8 +87,9 @@ public final class RedLockClient implements AutoCloseable {
             gateways.forEach(RedisGateway::close);
             throw new IllegalStateException("Could not connect to every RedLock master: " + ex.getMessage(), ex);
         }
-        // The engine runs the watchdog and wait bookkeeping; it borrows the first node's gateway and closes it.
-        return new RedLockClient(new LockEngine(gateways.get(0), options), List.copyOf(gateways), nodeTimeout);
+        // The engine runs the watchdog and the waiting; it listens for releases on every node and closes them all.
+        LockEngine engine = new LockEngine(RedLocks.subscriptions(gateways, nodeTimeout), options);
+        return new RedLockClient(engine, List.copyOf(gateways), nodeTimeout);
     }
 
     /**
@@ -110,8 +123,5 @@ public final class RedLockClient implements AutoCloseable {
             return;
         }
         this.engine.close();
-        for (int i = 1; i < this.nodes.size(); i++) {
-            this.nodes.get(i).close();
-        }
     }
 }

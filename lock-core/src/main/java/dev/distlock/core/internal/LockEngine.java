@@ -282,19 +282,6 @@ public final class LockEngine implements AutoCloseable {
         return reply.thenApply((owned) -> owned == 1L);
     }
 
-    /** Owner-checked delete of a string lock key; when deleted, wakes every waiter here and on the channel. */
-    CompletableFuture<Boolean> releaseOwnedKey(String key, String owner, String channel) {
-        CompletableFuture<Long> reply = eval(LuaScript.RELEASE_KEY, ScriptOutputType.INTEGER, new String[] { key }, owner,
-                channel);
-        return reply.thenApply((deleted) -> {
-            if (deleted == 1L) {
-                this.waitRooms.wakeUp(channel, WaitRoom.EVERYONE);
-                return true;
-            }
-            return false;
-        });
-    }
-
     CompletableFuture<Boolean> exists(String key) {
         return withTimeout(this.gateway.exists(key));
     }

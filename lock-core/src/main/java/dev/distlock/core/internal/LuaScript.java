@@ -24,15 +24,10 @@ public record LuaScript(String name, String body, String sha1) {
     /** Queued locks: release, leave, abandon or force, handing over to the next live waiter. */
     public static final LuaScript RELEASE = load("release");
 
-    /** Single-key locks without a queue (RedLock nodes). */
-    public static final LuaScript ACQUIRE_KEY = load("acquire-key");
 
-    /** Owner-checked delete of a single key that wakes every waiter of the name (write lock, RedLock nodes). */
-    public static final LuaScript RELEASE_KEY = load("release-key");
 
     public static final LuaScript RENEW = load("renew");
 
-    public static final LuaScript FORCE_RELEASE = load("force-release");
 
     public static final LuaScript ABANDON = load("abandon");
 
@@ -54,10 +49,20 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript INSPECT = load("inspect");
 
+    public static final LuaScript REDLOCK_ACQUIRE = load("redlock-acquire");
+
+    public static final LuaScript REDLOCK_FENCE = load("redlock-fence");
+
+    public static final LuaScript REDLOCK_RELEASE = load("redlock-release");
+
+    public static final LuaScript REDLOCK_ABANDON = load("redlock-abandon");
+
+    public static final LuaScript REDLOCK_FORCE_RELEASE = load("redlock-force-release");
+
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, ACQUIRE_KEY, RELEASE_KEY, RENEW, FORCE_RELEASE,
-            ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE,
-            WRITE_RELEASE, RW_FORCE_RELEASE, INSPECT);
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW,
+            ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, RW_FORCE_RELEASE, INSPECT,
+            REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE);
 
     static LuaScript load(String name) {
         String path = "/dev/distlock/core/scripts/" + name + ".lua";

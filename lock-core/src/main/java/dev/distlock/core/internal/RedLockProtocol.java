@@ -1,43 +1,71 @@
 package dev.distlock.core.internal;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
+import dev.distlock.core.LockOperationException;
 import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis distributed-lock algorithm (RedLock) over N independent masters: the acquire script is sent to every
- * node in parallel with a short per-node timeout; the lock is granted when at least N/2+1 nodes granted it and the
- * validity left (lease minus the time since the first send minus drift, which {@link Hold} computes from the send
- * time) is positive. Otherwise the attempt is abandoned on every node (owner-checked release plus a tombstone against
- * late execution) and the caller retries after a random delay.
- * Renewal succeeds while a majority renews; it is refused when a majority can no longer be reached with "yes".
+ * The Redis distributed-lock algorithm (RedLock) over N independent masters, with its own scripts
+ * ({@code redlock-*.lua}).
  *
- * <p>The fencing token is the largest of the granting nodes' tokens. It increases in normal operation but is not
- * guaranteed to be strictly monotonic: without consensus, a node restarted without persistence or a clock jump can
- * let a later grant carry a smaller token.
+ * <ul>
+ * <li>Acquire: each attempt of an acquisition has an owner token of its own; see {@link RedLockAttempt} for the two
+ * rounds (lock, then fencing token written back to a majority) and the clean-up of a failed attempt.</li>
+ * <li>Waiting: an acquisition that will wait registers on each node (a waiters set with deadlines); while registered
+ * acquisitions wait, a fresh one is refused (no barging: a releaser that re-acquires at once joins the waiters). A
+ * release publishes the released owner token on every node where it deleted the key and someone waits; the client
+ * subscribes on every node ({@link RedLockSubscriptions}), so a release wakes its waiters unless every node's message
+ * is lost, and then the back-off bounds the wait.</li>
+ * <li>Renew and release decide as soon as the answers allow: renewal holds while a majority renews and fails (LOST)
+ * when a majority refuses; release returns true once the key is gone from a majority, false when a majority never
+ * had it, and fails with an unknown outcome otherwise (the caller then retries it in the background).</li>
+ * </ul>
  */
 final class RedLockProtocol implements LockProtocol {
 
+    /** Separates an acquisition's owner token from its attempt number in the attempt owner token. */
+    static final String ATTEMPT_SEPARATOR = "/";
+
+    /** The keys of one RedLock on every node. */
+    record Keys(LockKeys lockKeys, String waiters) {
+
+        String lock() {
+            return this.lockKeys.lockKey();
+        }
+
+        String fence() {
+            return this.lockKeys.fenceKey();
+        }
+
+        String tombstone(String owner) {
+            return this.lockKeys.tombstoneKey(owner);
+        }
+    }
+
     private final LockEngine engine;
 
-    private final List<RedisGateway> nodes;
+    private final RedLockNodes nodes;
 
-    private final LockKeys keys;
+    private final Keys keys;
 
-    private final long nodeTimeoutNanos;
+    private final String channel;
 
-    private final int quorum;
+    private final AtomicLong attempts = new AtomicLong();
 
-    RedLockProtocol(LockEngine engine, List<RedisGateway> nodes, LockKeys keys, Duration nodeTimeout) {
+    RedLockProtocol(LockEngine engine, RedLockNodes nodes, LockKeys keys) {
         this.engine = engine;
         this.nodes = nodes;
-        this.keys = keys;
-        this.nodeTimeoutNanos = nodeTimeout.toNanos();
-        this.quorum = nodes.size() / 2 + 1;
+        this.keys = new Keys(keys, keys.lockKey() + ":redlock-waiters");
+        this.channel = "redlock:" + keys.channel();
+    }
+
+    Keys redKeys() {
+        return this.keys;
     }
 
     @Override
@@ -47,22 +75,17 @@ final class RedLockProtocol implements LockProtocol {
 
     @Override
     public String lockName() {
-        return this.keys.name();
+        return this.keys.lockKeys().name();
     }
 
     @Override
     public String holdKey() {
-        return "redlock:" + this.keys.lockKey();
+        return "redlock:" + this.keys.lock();
     }
 
     @Override
     public String channel() {
-        return "redlock:" + this.keys.channel();
-    }
-
-    @Override
-    public boolean publishesReleases() {
-        return false;
+        return this.channel;
     }
 
     @Override
@@ -70,125 +93,156 @@ final class RedLockProtocol implements LockProtocol {
         return true;
     }
 
+    /**
+     * How long a waiter's registration lives on a node without being refreshed by an attempt: longer than a
+     * waiter's longest sleep between attempts, short enough that a dead waiter stops holding fresh acquisitions
+     * back soon.
+     */
+    long waiterEntryMillis() {
+        return 3 * this.engine.options().maxBackoff().toMillis() + TimeUnit.NANOSECONDS.toMillis(this.nodes
+            .timeoutNanos());
+    }
+
+    String fenceRetentionMillis() {
+        return Long.toString(this.engine.options().fencingCounterRetention().toMillis());
+    }
+
     @Override
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
-        long sentAt = System.nanoTime();
-        List<CompletableFuture<AttemptResult>> replies = new ArrayList<>(this.nodes.size());
-        for (RedisGateway node : this.nodes) {
-            CompletableFuture<List<Object>> reply = onNode(node, LuaScript.ACQUIRE_KEY, ScriptOutputType.MULTI,
-                    new String[] { this.keys.lockKey(), this.keys.fenceKey(), this.keys.tombstoneKey(owner) }, owner,
-                    Long.toString(leaseMillis), this.engine.fencingArgument());
-            replies.add(reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt))
-                .exceptionally((ex) -> null));
-        }
-        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply((ignored) -> {
-            int granted = 0;
-            boolean unanswered = false;
-            long token = 0;
-            for (CompletableFuture<AttemptResult> reply : replies) {
-                AttemptResult result = reply.join();
-                Grant grant = (result != null) ? result.grant() : null;
-                unanswered |= (result == null);
-                if (grant != null) {
-                    granted++;
-                    token = Math.max(token, grant.fencingToken());
-                }
-            }
-            long validityNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis) - (System.nanoTime() - sentAt)
-                    - Hold.driftNanos(leaseMillis);
-            if (granted >= this.quorum && validityNanos > 0) {
-                return new AttemptResult(new Grant(owner, token, sentAt), -1);
-            }
-            if (unanswered) {
-                // Nodes that did not answer may still execute the request: tombstone it everywhere.
-                this.engine.abandon(this, owner, leaseMillis);
-            }
-            else if (granted > 0) {
-                this.engine.releaseQuietly(this, owner);
-            }
-            return new AttemptResult(null, -1);
-        });
+        String attemptOwner = owner + ATTEMPT_SEPARATOR + this.attempts.incrementAndGet();
+        return new RedLockAttempt(this, this.nodes, attemptOwner, owner, leaseMillis, willWait).run();
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        List<CompletableFuture<Long>> replies = new ArrayList<>(this.nodes.size());
-        for (RedisGateway node : this.nodes) {
-            CompletableFuture<Long> reply = onNode(node, LuaScript.RENEW, ScriptOutputType.INTEGER,
-                    new String[] { this.keys.lockKey() }, owner, Long.toString(leaseMillis));
-            replies.add(reply.exceptionally((ex) -> -1L));
-        }
-        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenCompose((ignored) -> {
-            int renewed = 0;
-            int refused = 0;
-            for (CompletableFuture<Long> reply : replies) {
-                long value = reply.join();
-                renewed += (value == 1L) ? 1 : 0;
-                refused += (value == 0L) ? 1 : 0;
-            }
-            if (renewed >= this.quorum) {
-                return CompletableFuture.completedFuture(true);
-            }
-            if (refused > this.nodes.size() - this.quorum) {
-                return CompletableFuture.completedFuture(false);
-            }
-            // Too many nodes unreachable to decide: retry at the next tick while the validity lasts.
-            return CompletableFuture.failedFuture(new IllegalStateException("Only " + renewed + " of "
-                    + this.nodes.size() + " nodes renewed lock '" + lockName() + "', " + refused + " refused"));
-        });
+        List<CompletableFuture<Long>> replies = this.nodes.callAll(LuaScript.RENEW, ScriptOutputType.INTEGER,
+                new String[] { this.keys.lock() }, (Long value) -> value, -1L, owner, Long.toString(leaseMillis));
+        int quorum = this.nodes.quorum();
+        int tolerated = this.nodes.size() - quorum;
+        return RedLockNodes.gather(replies, (snapshot) -> count(snapshot, 1L) >= quorum
+                || count(snapshot, 0L) > tolerated).thenCompose((snapshot) -> {
+                    int renewed = count(snapshot, 1L);
+                    int refused = count(snapshot, 0L);
+                    if (renewed >= quorum) {
+                        return CompletableFuture.completedFuture(true);
+                    }
+                    if (refused > tolerated) {
+                        return CompletableFuture.completedFuture(false);
+                    }
+                    // Too many nodes unreachable to decide: retried at the next tick while the validity lasts.
+                    return CompletableFuture.failedFuture(undecided("renewed", renewed, refused));
+                });
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        List<CompletableFuture<Long>> replies = new ArrayList<>(this.nodes.size());
-        for (RedisGateway node : this.nodes) {
-            replies.add(onNode(node, LuaScript.RELEASE_KEY, ScriptOutputType.INTEGER,
-                    new String[] { this.keys.lockKey() }, owner, this.keys.channel()));
+        List<CompletableFuture<Long>> replies = this.nodes.callAll(LuaScript.REDLOCK_RELEASE,
+                ScriptOutputType.INTEGER, new String[] { this.keys.lock(), this.keys.waiters() }, (Long value) -> value,
+                -1L, owner, this.channel, "1");
+        int quorum = this.nodes.quorum();
+        return RedLockNodes.gather(replies, (snapshot) -> releaseOutcome(snapshot, quorum) != null)
+            .thenCompose((snapshot) -> {
+                Boolean outcome = releaseOutcome(snapshot, quorum);
+                if (outcome != null) {
+                    return CompletableFuture.completedFuture(outcome);
+                }
+                // Neither deleted from a majority nor missing from one: the outcome is unknown. Failing lets the
+                // caller retry the release in the background instead of calling the lock lost.
+                return CompletableFuture.failedFuture(undecided("released", count(snapshot, 1L),
+                        count(snapshot, 0L)));
+            });
+    }
+
+    /**
+     * True once the key is ours on no majority any more and we deleted it somewhere; false once a majority answered
+     * that it was not ours; null while undecided.
+     */
+    private static @Nullable Boolean releaseOutcome(List<@Nullable Long> snapshot, int quorum) {
+        int deleted = count(snapshot, 1L);
+        int notOurs = count(snapshot, 0L);
+        if (deleted > 0 && deleted + notOurs >= quorum) {
+            return true;
         }
-        return CompletableFuture.allOf(replies.stream().map((reply) -> reply.exceptionally((ex) -> 0L))
-            .toArray(CompletableFuture[]::new))
-            .thenApply((ignored) -> replies.stream().anyMatch((reply) -> !reply.isCompletedExceptionally()
-                    && reply.join() == 1L));
+        if (deleted == 0 && notOurs >= quorum) {
+            return false;
+        }
+        return null;
+    }
+
+    /** Owner-checked release on one node, for the clean-up of an attempt; {@code publish} wakes waiters. */
+    void releaseOnNode(int node, String owner, boolean publish) {
+        CompletableFuture<Long> reply = this.nodes.call(node, LuaScript.REDLOCK_RELEASE, ScriptOutputType.INTEGER,
+                new String[] { this.keys.lock(), this.keys.waiters() }, owner, this.channel, publish ? "1" : "0");
+        this.engine.quietly(lockName(), owner, reply);
+    }
+
+    /** Tombstone for {@code owner} on one node, plus the owner-checked delete of its grant there. */
+    CompletableFuture<Long> abandonOnNode(int node, String owner, String acquisition, long tombstoneMillis) {
+        return this.nodes.call(node, LuaScript.REDLOCK_ABANDON, ScriptOutputType.INTEGER,
+                new String[] { this.keys.tombstone(owner), this.keys.lock(), this.keys.waiters() }, owner,
+                Long.toString(Math.max(tombstoneMillis, 1)), acquisition);
+    }
+
+    /** Takes an acquisition off the waiters set of every node; failures only logged (entries have deadlines). */
+    void leaveWaiters(String acquisition) {
+        for (int node = 0; node < this.nodes.size(); node++) {
+            CompletableFuture<Object> reply = this.nodes.call(node, LuaScript.REDLOCK_FENCE, ScriptOutputType.MULTI,
+                    new String[] { this.keys.fence(), this.keys.waiters() }, "0", fenceRetentionMillis(),
+                    acquisition);
+            this.engine.quietly(lockName(), acquisition, reply);
+        }
+    }
+
+    @Override
+    public void leaveQueue(String owner) {
+        leaveWaiters(owner);
+    }
+
+    /**
+     * Abandons a whole acquisition (called by the engine for an outcome it does not know): a tombstone for the
+     * acquisition's owner, which refuses every attempt of it, on every node; succeeds only when every node took it,
+     * so the engine retries while a node is unreachable.
+     */
+    @Override
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        CompletableFuture<?>[] replies = new CompletableFuture<?>[this.nodes.size()];
+        for (int node = 0; node < replies.length; node++) {
+            replies[node] = abandonOnNode(node, owner, owner, tombstoneMillis);
+        }
+        return CompletableFuture.allOf(replies);
     }
 
     @Override
     public CompletableFuture<Boolean> isLocked() {
-        List<CompletableFuture<Boolean>> replies = new ArrayList<>(this.nodes.size());
-        for (RedisGateway node : this.nodes) {
-            replies.add(node.exists(this.keys.lockKey()).orTimeout(this.nodeTimeoutNanos, TimeUnit.NANOSECONDS)
-                .exceptionally((ex) -> false));
-        }
-        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
-            .thenApply((ignored) -> replies.stream().filter(CompletableFuture::join).count() >= this.quorum);
+        List<CompletableFuture<Boolean>> replies = this.nodes.existsAll(this.keys.lock());
+        int quorum = this.nodes.quorum();
+        return RedLockNodes.gather(replies, (snapshot) -> snapshot.stream().filter(Boolean.TRUE::equals)
+            .count() >= quorum)
+            .thenApply((snapshot) -> snapshot.stream().filter(Boolean.TRUE::equals).count() >= quorum);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        List<CompletableFuture<Long>> replies = new ArrayList<>(this.nodes.size());
-        for (RedisGateway node : this.nodes) {
-            CompletableFuture<Long> reply = onNode(node, LuaScript.FORCE_RELEASE, ScriptOutputType.INTEGER,
-                    new String[] { this.keys.lockKey() }, this.keys.channel());
-            replies.add(reply.exceptionally((ex) -> 0L));
-        }
-        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
-            .thenApply((ignored) -> replies.stream().anyMatch((reply) -> reply.join() == 1L));
+        List<CompletableFuture<Long>> replies = this.nodes.callAll(LuaScript.REDLOCK_FORCE_RELEASE,
+                ScriptOutputType.INTEGER, new String[] { this.keys.lock(), this.keys.waiters() }, (Long value) -> value,
+                0L, this.channel);
+        return RedLockNodes.gather(replies, (snapshot) -> false)
+            .thenApply((snapshot) -> count(snapshot, 1L) > 0);
     }
 
-    @Override
-    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
-        List<CompletableFuture<Long>> replies = new ArrayList<>(this.nodes.size());
-        for (RedisGateway node : this.nodes) {
-            replies.add(onNode(node, LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] {
-                this.keys.tombstoneKey(owner), this.keys.lockKey(), this.keys.unusedKey(), this.keys.unusedKey(),
-                this.keys.unusedKey() }, owner, Long.toString(tombstoneMillis), this.keys.channel()));
-        }
-        // Succeeds only when every node took the tombstone, so the engine retries while some node is unreachable.
-        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new));
+    private LockOperationException undecided(String what, int yes, int no) {
+        int unanswered = this.nodes.size() - yes - no;
+        return new LockOperationException(lockName(), "Lock '" + lockName() + "': only " + yes + " of "
+                + this.nodes.size() + " RedLock nodes " + what + " and " + no + " refused; " + unanswered
+                + " did not answer within the node timeout, so the outcome is unknown", null);
     }
 
-    private <T> CompletableFuture<T> onNode(RedisGateway node, LuaScript script, ScriptOutputType type,
-            String[] keys, String... args) {
-        return node.<T>eval(script, type, keys, args).orTimeout(this.nodeTimeoutNanos, TimeUnit.NANOSECONDS);
+    private static int count(List<@Nullable Long> snapshot, long value) {
+        int count = 0;
+        for (Long reply : snapshot) {
+            count += (reply != null && reply == value) ? 1 : 0;
+        }
+        return count;
     }
 }

@@ -3,14 +3,22 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.List;
 
-/** Builds RedLock protocols for {@code dev.distlock.core.RedLockClient}. */
+/** Builds the parts of a {@code dev.distlock.core.RedLockClient}: its engine's gateway and its lock protocols. */
 public final class RedLocks {
 
     private RedLocks() {
     }
 
+    /**
+     * The gateway for the engine of a RedLock client: it subscribes on every node (a release wakes waiters if one
+     * node's message arrives) and closes every node's gateway when the engine closes.
+     */
+    public static RedisGateway subscriptions(List<RedisGateway> nodes, Duration nodeTimeout) {
+        return new RedLockSubscriptions(List.copyOf(nodes), nodeTimeout.toNanos());
+    }
+
     public static LockProtocol protocol(LockEngine engine, List<RedisGateway> nodes, String name,
             Duration nodeTimeout) {
-        return new RedLockProtocol(engine, nodes, engine.keys(name), nodeTimeout);
+        return new RedLockProtocol(engine, new RedLockNodes(engine, nodes, nodeTimeout.toNanos()), engine.keys(name));
     }
 }
