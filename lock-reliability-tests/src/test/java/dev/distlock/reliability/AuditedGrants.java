@@ -49,7 +49,10 @@ final class AuditedGrants {
     AuditedGrants(RedisLockClient client, List<RedisServer> dataServers, Clients clients) {
         this.client = client;
         for (RedisServer server : dataServers) {
-            this.servers.put(server, clients.raw(server.uri()));
+            RedisCommands<String, String> raw = clients.raw(server.uri());
+            // a killed or restarting server must not hold the load up for long
+            raw.getStatefulConnection().setTimeout(Duration.ofMillis(300));
+            this.servers.put(server, raw);
         }
     }
 

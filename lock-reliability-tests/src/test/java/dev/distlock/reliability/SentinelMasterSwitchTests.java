@@ -107,8 +107,6 @@ class SentinelMasterSwitchTests {
                     + "), old master restarted " + Measured.millis(announcedAt, restartedAt) + " after the "
                     + "announcement; " + verdict);
             verdict.assertS7();
-            assertThat(verdict.firstOnNewAfter()).as("the client grants on the new master within %s of the "
-                    + "announcement (ms)", S7_BOUND).isLessThan(S7_BOUND.toMillis());
         }
         finally {
             defaultClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));

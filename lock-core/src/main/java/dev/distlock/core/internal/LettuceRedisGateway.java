@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * client, see {@link SentinelUris}) the set is opened directly on the master the Sentinels report, and a
  * {@link SentinelMasterFollower} moves it whole to the new master when the Sentinels announce a switch
  * ({@code +switch-master}), when a command is refused with {@code READONLY}, or when the command connection
- * reconnects and the Sentinels say the master is elsewhere: the new set is opened and checked ({@code ROLE} is
- * master), the active channels are subscribed on it, it replaces the old set, and the old set is closed, failing the
- * commands still in flight on it (unknown outcomes to their callers). So no command is sent to a demoted master once
- * the switch is followed, typically within tens of milliseconds of the announcement.
+ * reconnects and the Sentinels say the master is elsewhere. An announcement that our master was replaced closes the
+ * current set at once (commands fail fast until the move is done: nothing more reaches the demoted master); then the
+ * new set is opened and checked ({@code ROLE} is master), the active channels are subscribed on it, and it replaces
+ * the old set, which is closed, failing the commands still in flight on it (unknown outcomes to their callers).
  */
 public final class LettuceRedisGateway implements RedisGateway {
 
@@ -208,7 +208,17 @@ public final class LettuceRedisGateway implements RedisGateway {
 
         @Override
         public @Nullable MasterAddress current() {
-            return LettuceRedisGateway.this.connections.address();
+            MasterConnections current = LettuceRedisGateway.this.connections;
+            return current.isRetired() ? null : current.address();
+        }
+
+        @Override
+        public void retire(MasterAddress demoted) {
+            MasterConnections current = LettuceRedisGateway.this.connections;
+            if (demoted.equals(current.address()) && !current.isRetired()) {
+                current.retire();
+                logger.info("Redis master '{}' at {} was replaced: lock connections to it closed", masterId(), demoted);
+            }
         }
 
         @Override

@@ -15,16 +15,19 @@ import org.jspecify.annotations.Nullable;
 record MasterAddress(String host, int port) {
 
     /**
-     * The address of the new master in a {@code +switch-master} message
-     * ({@code <name> <old-ip> <old-port> <new-ip> <new-port>}), if the message is about {@code masterId}.
+     * The addresses in a {@code +switch-master} message ({@code <name> <old-ip> <old-port> <new-ip> <new-port>}), if
+     * the message is about {@code masterId}.
+     *
+     * @return {@code [old, new]}, or null for another master or a message of another shape
      */
-    static @Nullable MasterAddress switchedTo(String masterId, String message) {
+    static MasterAddress @Nullable [] switched(String masterId, String message) {
         String[] parts = message.trim().split(" ");
         if (parts.length != 5 || !parts[0].equals(masterId)) {
             return null;
         }
         try {
-            return new MasterAddress(parts[3], Integer.parseInt(parts[4]));
+            return new MasterAddress[] { new MasterAddress(parts[1], Integer.parseInt(parts[2])),
+                new MasterAddress(parts[3], Integer.parseInt(parts[4])) };
         }
         catch (NumberFormatException ex) {
             return null;

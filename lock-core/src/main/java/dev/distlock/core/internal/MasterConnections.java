@@ -30,6 +30,8 @@ final class MasterConnections implements AutoCloseable {
 
     private final StatefulRedisPubSubConnection<String, String> pubSub;
 
+    private volatile boolean retired;
+
     private MasterConnections(@Nullable MasterAddress address, StatefulRedisConnection<String, String> command,
             @Nullable StatefulRedisConnection<String, String> ack, StatefulRedisPubSubConnection<String, String> pubSub) {
         this.address = address;
@@ -93,6 +95,24 @@ final class MasterConnections implements AutoCloseable {
                 callback.run();
             }
         });
+    }
+
+    /**
+     * Closes the connections without waiting, because their server is no longer the master; {@link #isRetired()}
+     * is true from now on. Commands sent on them from now on fail at once.
+     */
+    void retire() {
+        this.retired = true;
+        this.pubSub.closeAsync();
+        if (this.ack != null) {
+            this.ack.closeAsync();
+        }
+        this.command.closeAsync();
+    }
+
+    /** Whether {@link #retire()} was called. */
+    boolean isRetired() {
+        return this.retired;
     }
 
     /** Whether the command connection is open and connected (not closed, not waiting to reconnect). */

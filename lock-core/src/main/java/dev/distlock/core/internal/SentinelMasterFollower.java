@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * Sentinel of the URI and, when one announces a new address for our master (or the gateway reports a {@code READONLY}
  * reply or a reconnect), asks all Sentinels where the master is and has the {@link Target} move there.
  *
+ * <p>An announcement that the master we use was replaced retires our connections to it at once (the {@link Target}
+ * closes them), so commands fail fast instead of reaching the demoted master while the new one is resolved and
+ * connected.
+ *
  * <p>Where the master is: every reachable Sentinel is asked {@code SENTINEL MASTER <name>} in parallel and the answer
  * with the highest configuration epoch wins (the Sentinel that led the failover has it first; the others learn it
  * within a few seconds), ties going to the address most Sentinels report. If no Sentinel answers, the address of the
@@ -60,8 +64,15 @@ final class SentinelMasterFollower implements AutoCloseable {
     /** What the follower moves: the gateway's connection set. */
     interface Target {
 
-        /** The master the target's connections go to now. */
+        /** The master the target's connections go to now; null when they were retired and a move is due. */
         @Nullable MasterAddress current();
+
+        /**
+         * Stops using the current connections at once if they go to {@code demoted}: called on a Lettuce thread when
+         * a Sentinel announces that master's replacement, before the new master is resolved and connected, so that
+         * nothing more is sent to the demoted master meanwhile (commands fail fast instead). Must not block.
+         */
+        void retire(MasterAddress demoted);
 
         /**
          * Moves every connection to {@code master}; returns once the new connections are in use.
@@ -304,12 +315,16 @@ final class SentinelMasterFollower implements AutoCloseable {
     }
 
     private void announcement(RedisURI sentinel, String message) {
-        MasterAddress master = MasterAddress.switchedTo(this.masterId, message);
-        if (master == null) {
+        MasterAddress[] switched = MasterAddress.switched(this.masterId, message);
+        Target following = this.target;
+        if (switched == null || following == null || this.closed) {
             return;
         }
-        this.announced = master;
+        this.announced = switched[1];
         logger.info("Sentinel {} announced {} {}", sentinel, SWITCH_CHANNEL, message);
+        if (!switched[0].equals(switched[1])) {
+            following.retire(switched[0]);
+        }
         check(SWITCH_CHANNEL + " " + message);
     }
 
