@@ -29,13 +29,29 @@ import org.slf4j.LoggerFactory;
  * The entry point: hands out {@link DistributedLock}s by name over one Redis deployment. One per application is the
  * intended use; it is thread-safe and cheap to share.
  *
- * <p>Standalone and Sentinel deployments are reached through a {@link RedisClient} (a Sentinel {@code RedisURI} lets
- * Lettuce follow failovers), Redis Cluster through a {@link RedisClusterClient}.
+ * <p>Standalone and Sentinel deployments are reached through a {@link RedisClient}, Redis Cluster through a
+ * {@link RedisClusterClient}.
+ *
+ * <p><b>Sentinel.</b> When the {@link RedisClient} was created with a Sentinel {@code RedisURI}
+ * ({@code redis-sentinel://...#master}), the client follows the Sentinels itself, because a Lettuce connection stays
+ * on the server it reached and a master demoted by {@code SENTINEL FAILOVER} keeps accepting writes for several
+ * seconds: it subscribes to {@code +switch-master} on every Sentinel of the URI and, when its master is replaced (or a
+ * command is refused with {@code READONLY}, or its connection reconnects), moves every connection it owns (commands,
+ * replica acknowledgement, pub/sub with the active subscriptions) to the master the Sentinels report. From the
+ * announcement on, nothing more is sent to the demoted master: calls made while the client moves, and calls in
+ * flight on the old connections, fail with {@link LockOperationException} (an unknown outcome, cleaned up like any
+ * other). Promise: no grant on a demoted master later than 1 s after the Sentinels announce the new master (measured:
+ * none after the announcement; the client uses the new master tens of milliseconds after it). Grants the old master
+ * made but had not replicated are still lost in a failover: see replica acknowledgement in
+ * {@link LockClientOptions} and use fencing tokens where that matters. The client finds the Sentinel URI by reading
+ * the {@link RedisClient}'s default URI; a standalone URI is used as it is.
  *
  * <p>It opens one command connection and one pub/sub connection on the given Lettuce client when created (so a wrong
  * address or password fails here, not at the first lock), runs one watchdog thread that renews all leases in batches,
- * and shares one unlock subscription per waited-on lock name. It does not own the Lettuce client: {@link #close()}
- * closes the connections it opened and stops renewing, and the caller shuts the client down.
+ * and shares one unlock subscription per waited-on lock name. Over Sentinel it also keeps one pub/sub connection per
+ * Sentinel and one daemon thread ({@code distlock-sentinel-<master>}) that moves the connections. It does not own the
+ * Lettuce client: {@link #close()} closes the connections it opened and stops renewing and following, and the caller
+ * shuts the client down.
  *
  * <p>Closing the client does not release held locks: their keys expire after their lease.
  */
