@@ -156,7 +156,21 @@ final class QueuedAcquisition {
             }
             return;
         }
-        schedule(Math.min(sleepNanos(reply), remaining));
+        HandoffRooms.Room entered = this.room;
+        boolean checker = entered == null || entered.standsAt(this.owner, reply.position());
+        // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
+        schedule(checker ? Math.min(sleepNanos(reply), remaining) : remaining);
+    }
+
+    /** The local waiter ahead of this one left: check on the queue from now on. */
+    private void becomeChecker() {
+        QueueReply last = this.reference;
+        long remaining = this.deadlineNanos - System.nanoTime();
+        if (this.result.isDone() || last == null || remaining <= 0) {
+            return;
+        }
+        cancelTimer();
+        schedule(Math.min(sleepNanos(last), remaining));
     }
 
     private HandoffRooms.Room enterRoom() {
@@ -170,6 +184,11 @@ final class QueuedAcquisition {
             @Override
             public void clientClosed() {
                 closed(null);
+            }
+
+            @Override
+            public void becameChecker() {
+                becomeChecker();
             }
         });
         this.room = entered;
