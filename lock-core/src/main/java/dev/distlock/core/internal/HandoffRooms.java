@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -19,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * leaves, so a client that contends for the same name again can queue with its first attempt (a waiter is only
  * queued once its client listens, or the handoff would find nobody and skip it).
  *
- * <p>An announcement for an owner that no local waiter expects is ignored: either the waiter already learned of the
- * grant from a check, or it gave up, and then its leave (retried as an abandon while Redis fails) releases the lock.
+ * <p>An announcement for an owner that no local waiter expects is released at once (owner-checked), so the lock
+ * moves on instead of staying with nobody for a whole lease: its waiter gave up, or its acquisition failed in a way
+ * whose clean-up did not reach this master (a failover). The one exception is a waiter that learned of its grant
+ * from a check before the announcement arrived: it is marked settled, and its late announcement is ignored.
  */
 final class HandoffRooms implements AutoCloseable {
 
@@ -33,6 +36,9 @@ final class HandoffRooms implements AutoCloseable {
     private final long lingerNanos;
 
     private final ConcurrentMap<String, Room> rooms = new ConcurrentHashMap<>();
+
+    /** How long a late announcement of a grant learned from a check is ignored. */
+    private static final long SETTLED_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     HandoffRooms(RedisGateway gateway, ScheduledExecutorService scheduler, long lingerNanos) {
         this.gateway = gateway;
@@ -62,14 +68,20 @@ final class HandoffRooms implements AutoCloseable {
 
         private final Map<String, Long> positions = new ConcurrentHashMap<>();
 
+        /** Owners granted by a check while their announcement may still be on its way, until when to ignore it. */
+        private final Map<String, Long> settled = new ConcurrentHashMap<>();
+
         private CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
         private @Nullable ScheduledFuture<?> unsubscribe;
 
         private volatile int references;
 
-        Room(String channel) {
+        private final Consumer<String> orphanReleaser;
+
+        Room(String channel, Consumer<String> orphanReleaser) {
             this.channel = channel;
+            this.orphanReleaser = orphanReleaser;
         }
 
         /** Completes (normally, also on failure) once the subscription was confirmed or failed. */
@@ -89,6 +101,13 @@ final class HandoffRooms implements AutoCloseable {
         boolean standsAt(String owner, long position) {
             this.positions.put(owner, position);
             return owner.equals(checker());
+        }
+
+        /** The owner learned of its grant from a check: ignore its announcement if it still comes. */
+        void settle(String owner) {
+            long now = System.nanoTime();
+            this.settled.values().removeIf((until) -> until - now < 0);
+            this.settled.put(owner, now + SETTLED_NANOS);
         }
 
         void forget(String owner) {
@@ -116,9 +135,9 @@ final class HandoffRooms implements AutoCloseable {
     }
 
     /** Enters the room of a channel, subscribing if nobody of this client listens there yet. */
-    Room enter(String channel) {
+    Room enter(String channel, Consumer<String> orphanReleaser) {
         return this.rooms.compute(channel, (key, existing) -> {
-            Room room = (existing != null) ? existing : new Room(channel);
+            Room room = (existing != null) ? existing : new Room(channel, orphanReleaser);
             room.references++;
             if (room.unsubscribe != null) {
                 room.unsubscribe.cancel(false);
@@ -181,9 +200,10 @@ final class HandoffRooms implements AutoCloseable {
         if (waiter != null) {
             waiter.handedOver(handoff);
         }
-        else {
-            logger.debug("Handoff on {} to owner {}, which waits no more (it learned of the grant or gave up)",
-                    channel, handoff.owner());
+        else if (room.settled.remove(handoff.owner()) == null) {
+            logger.debug("Lock on {} was handed to owner {}, which no longer waits; releasing it", channel,
+                    handoff.owner());
+            room.orphanReleaser.accept(handoff.owner());
         }
         return true;
     }

@@ -113,6 +113,11 @@ final class QueuedAcquisition {
         }
         Grant grant = reply.grant();
         if (grant != null) {
+            HandoffRooms.Room entered = this.room;
+            if (entered != null && !this.entry.isEmpty()) {
+                // Handed over while this check was on its way: the announcement may still come; it is not an orphan.
+                entered.settle(this.owner);
+            }
             deliver(grant);
             return;
         }
@@ -174,7 +179,8 @@ final class QueuedAcquisition {
     }
 
     private HandoffRooms.Room enterRoom() {
-        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel());
+        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
+                (orphan) -> this.engine.releaseQuietly(this.protocol, orphan));
         entered.expect(this.owner, new HandoffRooms.Waiter() {
             @Override
             public void handedOver(Handoff handoff) {
