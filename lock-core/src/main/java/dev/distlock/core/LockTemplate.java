@@ -142,8 +142,14 @@ public final class LockTemplate {
     }
 
     private LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {
-        return tryAcquire(lock, waitTime, leaseTime)
-            .orElseThrow(() -> new LockNotAcquiredException(lock.name(), waitTime));
+        try {
+            // The lock's own refusal names the holder it saw.
+            return (leaseTime != null) ? lock.acquire(waitTime, leaseTime) : lock.acquire(waitTime);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(lock.name(), ex);
+        }
     }
 
     private Optional<LockLease> tryAcquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {

@@ -44,7 +44,8 @@ class ClosingAndCancellingTests {
     void anAsyncAcquireWaitingWhenItsClientClosesCompletes(String kind) throws Exception {
         RedisLockClient holder = this.clients.create();
         RedisLockClient waiter = this.clients.create();
-        try (LockLease held = lock(holder, kind).acquire(Duration.ZERO)) {
+        // A fixed lease: the holder's validity must not depend on its watchdog keeping up on a loaded machine.
+        try (LockLease held = lock(holder, kind).acquire(Duration.ZERO, Duration.ofSeconds(60))) {
             CompletableFuture<LockLease> waiting = lock(waiter, kind).acquireAsync(Duration.ofSeconds(60))
                 .toCompletableFuture();
             Thread.sleep(300);

@@ -171,6 +171,21 @@ class HandoffTests {
         assertThat(this.raw.exists("lock:{give-up}")).isZero();
     }
 
+    @Test
+    void notAcquiredNamesTheHoldersInstanceAndItsRemainingLease() throws Exception {
+        RedisLockClient holder = this.clients.create(LockClientOptions.builder().instanceId("orders-7").build());
+        RedisLockClient waiter = this.clients.create();
+        try (LockLease held = holder.getLock("named").acquire(Duration.ZERO, Duration.ofSeconds(60))) {
+            for (Duration wait : List.of(Duration.ZERO, Duration.ofMillis(300))) {
+                LockNotAcquiredException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                        LockNotAcquiredException.class, () -> waiter.getLock("named").acquire(wait));
+                assertThat(refused.holderInstanceId()).isEqualTo("orders-7");
+                assertThat(refused.holderRemainingLease()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(60));
+                assertThat(refused.getMessage()).contains("orders-7");
+            }
+        }
+    }
+
     private long serverMillis() {
         List<String> time = this.raw.time();
         return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;

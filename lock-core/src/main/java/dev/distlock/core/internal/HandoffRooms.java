@@ -48,6 +48,9 @@ final class HandoffRooms implements AutoCloseable {
 
         /** The client is closing: the waiter must complete now, as nobody will wake it. */
         void clientClosed();
+
+        /** This waiter is now the one of its room that checks on the queue (the one ahead left). */
+        void becameChecker();
     }
 
     /** One wake channel: its subscription and the owners expecting a handoff on it. */
@@ -56,6 +59,8 @@ final class HandoffRooms implements AutoCloseable {
         private final String channel;
 
         private final Map<String, Waiter> waiters = new ConcurrentHashMap<>();
+
+        private final Map<String, Long> positions = new ConcurrentHashMap<>();
 
         private CompletableFuture<Void> subscribed = new CompletableFuture<>();
 
@@ -76,8 +81,32 @@ final class HandoffRooms implements AutoCloseable {
             this.waiters.put(owner, waiter);
         }
 
+        /**
+         * Records where a local waiter stands and tells whether it is the room's checker: the local waiter furthest
+         * ahead in the queue. Only the checker checks on the queue; the others of this client are behind it, so none
+         * of them can be handed the lock before it, and a long local queue costs one check per back-off step.
+         */
+        boolean standsAt(String owner, long position) {
+            this.positions.put(owner, position);
+            return owner.equals(checker());
+        }
+
         void forget(String owner) {
             this.waiters.remove(owner);
+            boolean wasChecker = owner.equals(checker());
+            this.positions.remove(owner);
+            if (wasChecker) {
+                String next = checker();
+                Waiter waiter = (next != null) ? this.waiters.get(next) : null;
+                if (waiter != null) {
+                    waiter.becameChecker();
+                }
+            }
+        }
+
+        private @Nullable String checker() {
+            return this.positions.entrySet().stream().min(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElse(null);
         }
     }
 

@@ -55,21 +55,19 @@ public final class ProtocolLock implements DistributedLock {
 
     @Override
     public LockLease acquire(Duration waitTime) throws InterruptedException {
-        return acquireBlocking(waitTime, null)
-            .orElseThrow(() -> new LockNotAcquiredException(name(), waitTime));
+        return acquireBlocking(waitTime, null);
     }
 
     @Override
     public LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         Durations.requirePositive("leaseTime", leaseTime);
-        return acquireBlocking(waitTime, leaseTime)
-            .orElseThrow(() -> new LockNotAcquiredException(name(), waitTime));
+        return acquireBlocking(waitTime, leaseTime);
     }
 
     @Override
     public Optional<LockLease> tryAcquire() {
         try {
-            return acquireBlocking(Duration.ZERO, null);
+            return tryAcquireBlocking(Duration.ZERO, null);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
@@ -79,16 +77,27 @@ public final class ProtocolLock implements DistributedLock {
 
     @Override
     public Optional<LockLease> tryAcquire(Duration waitTime) throws InterruptedException {
-        return acquireBlocking(waitTime, null);
+        return tryAcquireBlocking(waitTime, null);
     }
 
     @Override
     public Optional<LockLease> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         Durations.requirePositive("leaseTime", leaseTime);
-        return acquireBlocking(waitTime, leaseTime);
+        return tryAcquireBlocking(waitTime, leaseTime);
     }
 
-    private Optional<LockLease> acquireBlocking(Duration waitTime, @Nullable Duration leaseTime)
+    private Optional<LockLease> tryAcquireBlocking(Duration waitTime, @Nullable Duration leaseTime)
+            throws InterruptedException {
+        try {
+            return Optional.of(acquireBlocking(waitTime, leaseTime));
+        }
+        catch (LockNotAcquiredException ex) {
+            return Optional.empty();
+        }
+    }
+
+    /** Acquires or throws; a refusal carries what the last attempt learned of the holder. */
+    private LockLease acquireBlocking(Duration waitTime, @Nullable Duration leaseTime)
             throws InterruptedException {
         Durations.requireNonNegative("waitTime", waitTime);
         long leaseMillis = leaseMillis(leaseTime);
@@ -102,7 +111,7 @@ public final class ProtocolLock implements DistributedLock {
         if (current != null) {
             LockLease again = reenter(current);
             if (again != null) {
-                return Optional.of(again);
+                return again;
             }
             // Its last lease was closed by another thread during the round trip: acquire afresh.
         }
@@ -126,15 +135,16 @@ public final class ProtocolLock implements DistributedLock {
                     + "wait time plus the operation timeout; a possible grant is being released", ex);
         }
         catch (ExecutionException ex) {
-            if (ex.getCause() instanceof LockNotAcquiredException) {
-                return Optional.empty();
+            if (ex.getCause() instanceof LockNotAcquiredException notAcquired) {
+                throw new LockNotAcquiredException(name(), waitTime, notAcquired.holderInstanceId(),
+                        notAcquired.holderRemainingLease());
             }
             throw rethrown(ex.getCause());
         }
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().put(threadKey(thread), hold);
         this.engine.watchdog().watch(hold);
-        return Optional.of(new DefaultLockLease(hold, this::releaseOne));
+        return new DefaultLockLease(hold, this::releaseOne);
     }
 
     private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime) {

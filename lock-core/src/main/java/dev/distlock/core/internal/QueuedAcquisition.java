@@ -13,6 +13,8 @@ import java.util.concurrent.TimeoutException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One acquisition of a {@link QueuedProtocol queued lock}, from the first attempt to a grant or a decision, without
@@ -32,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  * and an attempt whose reply did not arrive is abandoned (tombstone and owner-checked clean-up).
  */
 final class QueuedAcquisition {
+
+    private static final Logger logger = LoggerFactory.getLogger(QueuedAcquisition.class);
 
     private final LockEngine engine;
 
@@ -56,6 +60,9 @@ final class QueuedAcquisition {
     private volatile long firstQueuedSentAt;
 
     private volatile boolean abandoned;
+
+    /** The last refusal, naming the holder for the not-acquired message. */
+    private volatile @Nullable QueueReply lastRefusal;
 
     private volatile HandoffRooms.@Nullable Room room;
 
@@ -109,6 +116,7 @@ final class QueuedAcquisition {
             deliver(grant);
             return;
         }
+        this.lastRefusal = reply;
         if (this.result.isDone()) {
             // A late reply. After a grant it is stale (the entry it reports was popped by the handoff): ignore it.
             // After giving up, take the entry it may have made out of the queue again.
@@ -118,6 +126,10 @@ final class QueuedAcquisition {
             return;
         }
         if (reply.queued()) {
+            if (this.entry.isEmpty() && logger.isDebugEnabled()) {
+                logger.debug("Waiting for lock '{}' (owner {}): queued at position {} behind {}",
+                        this.protocol.lockName(), this.owner, reply.position(), reply.holder());
+            }
             this.entry = reply.entry();
             this.reference = reply;
         }
@@ -144,7 +156,21 @@ final class QueuedAcquisition {
             }
             return;
         }
-        schedule(Math.min(sleepNanos(reply), remaining));
+        HandoffRooms.Room entered = this.room;
+        boolean checker = entered == null || entered.standsAt(this.owner, reply.position());
+        // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
+        schedule(checker ? Math.min(sleepNanos(reply), remaining) : remaining);
+    }
+
+    /** The local waiter ahead of this one left: check on the queue from now on. */
+    private void becomeChecker() {
+        QueueReply last = this.reference;
+        long remaining = this.deadlineNanos - System.nanoTime();
+        if (this.result.isDone() || last == null || remaining <= 0) {
+            return;
+        }
+        cancelTimer();
+        schedule(Math.min(sleepNanos(last), remaining));
     }
 
     private HandoffRooms.Room enterRoom() {
@@ -159,6 +185,11 @@ final class QueuedAcquisition {
             public void clientClosed() {
                 closed(null);
             }
+
+            @Override
+            public void becameChecker() {
+                becomeChecker();
+            }
         });
         this.room = entered;
         if (this.result.isDone()) {
@@ -171,6 +202,8 @@ final class QueuedAcquisition {
     /** The wake channel said the lock was handed to this operation's owner. */
     private void onHandoff(Handoff handoff) {
         long now = System.nanoTime();
+        logger.debug("Lock '{}' handed over to owner {} (fencing token {})", this.protocol.lockName(), this.owner,
+                handoff.fencingToken());
         QueueReply ref = this.reference;
         long anchor;
         if (ref != null && ref.serverMicros() > 0) {
@@ -235,7 +268,13 @@ final class QueuedAcquisition {
     }
 
     private void notAcquired() {
-        this.result.completeExceptionally(new LockNotAcquiredException(this.protocol.lockName(), this.waitTime));
+        QueueReply refusal = this.lastRefusal;
+        String holder = (refusal != null && !refusal.holder().isEmpty()) ? OwnerTokens.instanceIdOf(refusal.holder())
+                : null;
+        Duration remaining = (holder != null && refusal.holderPttlMillis() >= 0)
+                ? Duration.ofMillis(refusal.holderPttlMillis()) : null;
+        this.result.completeExceptionally(new LockNotAcquiredException(this.protocol.lockName(), this.waitTime, holder,
+                remaining));
     }
 
     /** Runs once when the result is completed, by anyone: a grant stays; anything else gives the place up. */
