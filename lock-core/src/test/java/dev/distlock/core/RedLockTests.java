@@ -178,7 +178,9 @@ class RedLockTests {
             .watchdogLease(LockClients.TEST_WATCHDOG_LEASE).maxBackoff(Duration.ofSeconds(20)).build())) {
             LockLease held = this.client.getLock("red").acquire(Duration.ZERO, Duration.ofSeconds(60));
             CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red"), Duration.ofSeconds(30));
-            Thread.sleep(500); // refused once, now waiting
+            // Refused once, now waiting (subscribed and registered); on a loaded machine that can take a while.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.waitingLockCount() == 1);
+            Thread.sleep(500);
             long released = System.nanoTime();
             held.close();
             Optional<LockLease> taken = waiter.get(15, TimeUnit.SECONDS);
