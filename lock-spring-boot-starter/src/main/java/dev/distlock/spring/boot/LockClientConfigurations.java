@@ -32,6 +32,11 @@ final class LockClientConfigurations {
             return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay());
         }
 
+        @Bean
+        LockConnectionDescription distributedLockConnectionDescription(DistributedLockProperties properties) {
+            return LockConnectionDescription.of(properties.getRedis());
+        }
+
         @Bean(destroyMethod = "close")
         RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties) {
             return connection.createLockClient(properties.toClientOptions());
@@ -47,6 +52,12 @@ final class LockClientConfigurations {
         SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
                 DistributedLockProperties properties) {
             return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions());
+        }
+
+        @Bean
+        LockConnectionDescription distributedLockConnectionDescription(
+                ObjectProvider<RedisConnectionFactory> connectionFactory) {
+            return LockConnectionDescription.of(lettuce(connectionFactory));
         }
 
         /**
