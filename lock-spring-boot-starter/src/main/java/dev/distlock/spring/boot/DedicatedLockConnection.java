@@ -65,9 +65,13 @@ final class DedicatedLockConnection implements DisposableBean {
         return this.client;
     }
 
-    /** A lock client on this connection. */
-    RedisLockClient createLockClient(LockClientOptions options) {
-        return RedisLockClients.create(this.client, options, this.description);
+    /**
+     * A lock client on this connection.
+     *
+     * @param requireRedis whether Redis must be reachable now; false connects in the background
+     */
+    RedisLockClient createLockClient(LockClientOptions options, boolean requireRedis) {
+        return RedisLockClients.create(this.client, options, this.description, requireRedis);
     }
 
     @Override

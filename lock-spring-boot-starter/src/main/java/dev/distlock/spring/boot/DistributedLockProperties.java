@@ -73,6 +73,13 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
      */
     private Duration reconnectMaxDelay = Duration.ofSeconds(1);
 
+    /**
+     * Whether the application fails to start when the lock connection cannot reach Redis. With false it starts
+     * anyway (a pod that starts before its Redis): the lock client connects in the background, lock calls fail fast
+     * with "not connected to Redis at ..." and the distributedLock health is DOWN until it has connected.
+     */
+    private boolean requireRedisAtStartup = true;
+
     private @Nullable String applicationName;
 
     /**
@@ -181,6 +188,14 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
 
     public void setInstanceId(@Nullable String instanceId) {
         this.instanceId = instanceId;
+    }
+
+    public boolean isRequireRedisAtStartup() {
+        return this.requireRedisAtStartup;
+    }
+
+    public void setRequireRedisAtStartup(boolean requireRedisAtStartup) {
+        this.requireRedisAtStartup = requireRedisAtStartup;
     }
 
     public Duration getReconnectMaxDelay() {

@@ -39,7 +39,7 @@ final class LockClientConfigurations {
 
         @Bean(destroyMethod = "close")
         RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties) {
-            return connection.createLockClient(properties.toClientOptions());
+            return connection.createLockClient(properties.toClientOptions(), properties.isRequireRedisAtStartup());
         }
     }
 
@@ -51,7 +51,8 @@ final class LockClientConfigurations {
         @Bean
         SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
                 DistributedLockProperties properties) {
-            return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions());
+            return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions(),
+                    properties.isRequireRedisAtStartup());
         }
 
         @Bean
