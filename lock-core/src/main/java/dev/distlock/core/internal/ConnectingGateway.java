@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -56,6 +57,9 @@ public final class ConnectingGateway implements RedisGateway {
 
     private volatile boolean closed;
 
+    /** Makes "closed" and "gateway set" exclusive, so a gateway opened while closing is closed, not kept. */
+    private final ReentrantLock swap = new ReentrantLock();
+
     /**
      * Starts connecting at once and waits up to {@code initialWait} for the first connection, so a Redis that is up
      * is used from the first lock call on.
@@ -99,12 +103,20 @@ public final class ConnectingGateway implements RedisGateway {
             try {
                 RedisGateway real = this.connect.get();
                 real.onMessage((channel, message) -> this.listener.accept(channel, message));
-                synchronized (this) {
-                    if (this.closed) {
-                        real.close();
-                        return;
+                boolean tooLate;
+                this.swap.lock();
+                try {
+                    tooLate = this.closed;
+                    if (!tooLate) {
+                        this.gateway = real;
                     }
-                    this.gateway = real;
+                }
+                finally {
+                    this.swap.unlock();
+                }
+                if (tooLate) {
+                    real.close();
+                    return;
                 }
                 this.opened.countDown();
                 if (attempts > 1) {
@@ -215,9 +227,13 @@ public final class ConnectingGateway implements RedisGateway {
     @Override
     public void close() {
         RedisGateway real;
-        synchronized (this) {
+        this.swap.lock();
+        try {
             this.closed = true;
             real = this.gateway;
+        }
+        finally {
+            this.swap.unlock();
         }
         this.connector.interrupt();
         if (real != null) {
