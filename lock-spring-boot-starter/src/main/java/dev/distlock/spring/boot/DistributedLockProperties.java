@@ -532,11 +532,28 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
         /** SSL settings of the dedicated connection. */
         public static class Ssl {
 
-            /** Whether to use SSL (TLS) for the dedicated connection; a rediss:// url enables it too. */
+            /**
+             * Whether to use SSL (TLS) for the dedicated connection; a rediss:// url or a bundle enables it too.
+             */
             private boolean enabled;
 
+            /**
+             * SSL bundle (spring.ssl.bundle.*) with the trust material and, for mutual TLS, the client key of the
+             * dedicated connection; setting it enables SSL.
+             */
+            private @Nullable String bundle;
+
+            /** Whether SSL is on: {@code enabled}, or a bundle is named. */
             public boolean isEnabled() {
-                return this.enabled;
+                return this.enabled || StringUtils.hasText(this.bundle);
+            }
+
+            public @Nullable String getBundle() {
+                return this.bundle;
+            }
+
+            public void setBundle(@Nullable String bundle) {
+                this.bundle = bundle;
             }
 
             public void setEnabled(boolean enabled) {

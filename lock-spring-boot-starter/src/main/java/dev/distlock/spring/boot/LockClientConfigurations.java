@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
@@ -28,8 +29,10 @@ final class LockClientConfigurations {
     static class DedicatedConnection {
 
         @Bean
-        DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties) {
-            return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay());
+        DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties,
+                ObjectProvider<SslBundles> sslBundles) {
+            return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay(),
+                    sslBundles.getIfAvailable());
         }
 
         @Bean
