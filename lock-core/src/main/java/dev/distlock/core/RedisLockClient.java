@@ -10,6 +10,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.distlock.core.internal.ClientTargets;
+import dev.distlock.core.internal.ConnectingGateway;
 import dev.distlock.core.internal.LettuceClusterGateway;
 import dev.distlock.core.internal.LettuceRedisGateway;
 import dev.distlock.core.internal.DurationFormat;
@@ -61,9 +63,20 @@ public final class RedisLockClient implements AutoCloseable {
 
     private final LockEngine engine;
 
+    /** How long {@code create...ConnectingInBackground} waits for the first connection before it returns. */
+    private static final Duration BACKGROUND_CONNECT_WAIT = Duration.ofSeconds(1);
+
     private RedisLockClient(LockEngine engine, String topology) {
         this.engine = engine;
         LockClientOptions options = engine.options();
+        if (engine.connectionStatus().neverConnected()) {
+            logger.info("Distributed lock client {} started without Redis ({}): connecting to {} in the background;"
+                    + " key prefix '{}', watchdog lease {}, operation timeout {}, fencing {}", options.instanceId(),
+                    topology, engine.connectionStatus().target(), options.keyPrefix(),
+                    DurationFormat.format(options.watchdogLease()), DurationFormat.format(options.operationTimeout()),
+                    options.fencing() ? "on" : "off");
+            return;
+        }
         logger.info("Distributed lock client {} ready on Redis at {} ({}): key prefix '{}', watchdog lease {},"
                 + " operation timeout {}, fencing {}{}", options.instanceId(), engine.connectionStatus().target(),
                 topology, options.keyPrefix(), DurationFormat.format(options.watchdogLease()),
@@ -101,6 +114,36 @@ public final class RedisLockClient implements AutoCloseable {
                     + ". Check the Redis address, password/ACL user and that the server is running.", ex);
         }
         return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
+    }
+
+    /**
+     * A client over a standalone or Sentinel-managed Redis that may not be up yet (an application that starts before
+     * its Redis): it is created even when Redis cannot be reached, connects in the background (attempts 10 ms apart,
+     * doubling up to 1 s) and from then on works like {@link #create(RedisClient, LockClientOptions)}. Until it has
+     * connected, lock calls fail fast with a {@link LockOperationException} saying "not connected to Redis at ..."
+     * and the last attempt's failure, and {@link #isConnected()} is false. Waits up to 1 s for the first connection,
+     * so a Redis that is up is used from the first call on. A wrong password is retried like an absent server: the
+     * log's WARN (once) and the fail-fast message say why.
+     */
+    public static RedisLockClient createConnectingInBackground(RedisClient redisClient, LockClientOptions options) {
+        ConnectingGateway gateway = new ConnectingGateway(
+                () -> new LettuceRedisGateway(redisClient, options.replicaAcks() > 0),
+                ClientTargets.describe(redisClient), false, Duration.ofSeconds(1), BACKGROUND_CONNECT_WAIT);
+        return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
+    }
+
+    /**
+     * A client over a Redis Cluster that may not be up yet; see
+     * {@link #createConnectingInBackground(RedisClient, LockClientOptions)}.
+     */
+    public static RedisLockClient createConnectingInBackground(RedisClusterClient clusterClient,
+            LockClientOptions options) {
+        if (options.replicaAcks() > 0) {
+            throw new IllegalArgumentException("replicaAcks is not supported on Redis Cluster yet; set it to 0");
+        }
+        ConnectingGateway gateway = new ConnectingGateway(() -> new LettuceClusterGateway(clusterClient),
+                ClientTargets.describe(clusterClient), true, Duration.ofSeconds(1), BACKGROUND_CONNECT_WAIT);
+        return new RedisLockClient(new LockEngine(gateway, options), "Cluster");
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.distlock.testsupport.RedisBinary;
 import dev.distlock.testsupport.RedisServer;
+import dev.distlock.testsupport.RedisServerOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +25,10 @@ import org.springframework.core.env.MapPropertySource;
  * <p>It runs before any bean is created: it starts the server on a free loopback port, adds
  * {@code spring.data.redis.url}, {@code host} and {@code port} for it as the highest-priority property source,
  * and registers the server as the bean {@value #BEAN_NAME}. The server is stopped after every other bean has been
- * destroyed when the context closes (also when startup fails), and killed by a JVM shutdown hook if the context is
- * never closed. A JVM killed with SIGKILL leaves it running.
+ * destroyed when the context closes (also when startup fails), so the lock client and Lettuce disconnect before it
+ * goes, and killed by a JVM shutdown hook if the context has not stopped it within 5 s of the JVM's shutdown. It runs
+ * in a session of its own (where {@code setsid} is installed), so a Ctrl-C in the terminal reaches the application
+ * rather than the server. A JVM killed with SIGKILL leaves it running.
  *
  * <p>{@code sample.embedded-redis.enabled=true} always starts one, {@code false} never does; when unset, one is
  * started only if none of {@code spring.data.redis.host}, {@code port}, {@code url}, {@code sentinel.nodes},
@@ -56,7 +59,8 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
             log.info("Using the configured Redis at {} (no embedded redis-server started)", describe(environment));
             return;
         }
-        RedisServer server = RedisServer.start();
+        // own session: a Ctrl-C in the terminal stops the application, which stops the server after its clients
+        RedisServer server = RedisServer.start(RedisServerOptions.defaults().withOwnSession());
         // url too: it takes precedence over host and port when a forced start meets a configured url
         environment.getPropertySources().addFirst(new MapPropertySource(BEAN_NAME, Map.of("spring.data.redis.url",
                 server.uri(), "spring.data.redis.host", server.host(), "spring.data.redis.port", server.port())));

@@ -1,20 +1,24 @@
 package dev.distlock.testsupport;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Makes sure no redis-server outlives the JVM: every spawned process and temp directory is tracked until it is
- * cleaned up normally, and a JVM shutdown hook kills (SIGKILL) and deletes whatever is left.
+ * cleaned up normally, and a JVM shutdown hook kills (SIGKILL) and deletes whatever is left. A process tracked with a
+ * grace period is given that long to be stopped by its owner (whose own shutdown hook runs at the same time, e.g. an
+ * application context closing its Redis clients first) before it is killed.
  *
  * <p>A JVM that is itself killed with SIGKILL runs no hooks; its servers are then left running.
  */
 final class Reaper {
 
-    private static final Set<Process> PROCESSES = ConcurrentHashMap.newKeySet();
+    private static final Map<Process, Duration> PROCESSES = new ConcurrentHashMap<>();
     private static final Set<Path> DIRECTORIES = ConcurrentHashMap.newKeySet();
 
     static {
@@ -29,7 +33,12 @@ final class Reaper {
     }
 
     static void track(Process process) {
-        PROCESSES.add(process);
+        track(process, Duration.ZERO);
+    }
+
+    /** @param grace how long the shutdown hook waits for the process to end before killing it */
+    static void track(Process process, Duration grace) {
+        PROCESSES.put(process, grace);
     }
 
     static void untrack(Process process) {
@@ -46,12 +55,22 @@ final class Reaper {
 
     /** The processes still tracked, for tests. */
     static List<Process> liveProcesses() {
-        return List.copyOf(PROCESSES);
+        return List.copyOf(PROCESSES.keySet());
     }
 
     private static void reapAll() {
-        List<Process> processes = List.copyOf(PROCESSES);
-        processes.forEach(Process::destroyForcibly);
+        Map<Process, Duration> tracked = Map.copyOf(PROCESSES);
+        long end = System.nanoTime() + tracked.values().stream().max(Duration::compareTo).orElse(Duration.ZERO)
+            .toNanos();
+        tracked.entrySet().stream().filter((entry) -> entry.getValue().isZero())
+            .forEach((entry) -> entry.getKey().destroyForcibly());
+        for (Map.Entry<Process, Duration> entry : tracked.entrySet()) {
+            if (!entry.getValue().isZero()) {
+                awaitExit(entry.getKey(), Math.max(0, end - System.nanoTime()));
+                entry.getKey().destroyForcibly();
+            }
+        }
+        List<Process> processes = List.copyOf(tracked.keySet());
         for (Process process : processes) {
             try {
                 process.waitFor(2, TimeUnit.SECONDS);
@@ -62,6 +81,14 @@ final class Reaper {
         }
         for (Path directory : List.copyOf(DIRECTORIES)) {
             TempDirs.deleteRecursively(directory);
+        }
+    }
+
+    private static void awaitExit(Process process, long nanos) {
+        try {
+            process.waitFor(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

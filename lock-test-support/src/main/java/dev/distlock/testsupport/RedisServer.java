@@ -45,6 +45,7 @@ public final class RedisServer implements AutoCloseable {
     private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
     private static final String LOG_FILE = "redis.log";
     private static final String CONFIG_FILE = "redis.conf";
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     private final RedisServerOptions options;
     private final Path binary;
@@ -348,7 +349,7 @@ public final class RedisServer implements AutoCloseable {
         } catch (IOException e) {
             throw new RedisServerException("Could not spawn " + binary + " for port " + port, e);
         }
-        Reaper.track(started);
+        Reaper.track(started, options.ownSession() ? options.stopTimeout() : Duration.ZERO);
         process = started;
         paused = false;
         try {
@@ -370,7 +371,12 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private List<String> command(Path config, Path dir) {
-        List<String> command = new ArrayList<>(List.of(
+        List<String> command = new ArrayList<>();
+        if (options.ownSession() && Files.isExecutable(SETSID)) {
+            // a child of the JVM is not a process group leader, so setsid execs redis-server in place: same pid
+            command.add(SETSID.toString());
+        }
+        command.addAll(List.of(
                 binary.toString(), config.toString(),
                 "--port", Integer.toString(port),
                 "--bind", HOST,

@@ -19,8 +19,13 @@ import java.util.Optional;
  *                       (e.g. {@code "--replicaof", "127.0.0.1", "6379"})
  * @param startupTimeout how long to wait for a started process to answer before giving up
  * @param stopTimeout    how long to wait for SIGTERM to end the process before SIGKILL
+ * @param ownSession     whether the process runs in a session of its own (through {@code setsid}, where installed),
+ *                       so that a Ctrl-C in the terminal reaches only the JVM, and the JVM's shutdown hook gives its
+ *                       owner up to {@code stopTimeout} to stop it (after the owner's clients have closed) before
+ *                       killing it. For a server an application owns, such as the sample's; tests leave it off
  */
-public record RedisServerOptions(List<String> extraArgs, Duration startupTimeout, Duration stopTimeout) {
+public record RedisServerOptions(List<String> extraArgs, Duration startupTimeout, Duration stopTimeout,
+        boolean ownSession) {
 
     /** Default bound on waiting for a started server to answer. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(10);
@@ -40,6 +45,17 @@ public record RedisServerOptions(List<String> extraArgs, Duration startupTimeout
         extraArgs = List.copyOf(extraArgs);
         requirePositive(startupTimeout, "startupTimeout");
         requirePositive(stopTimeout, "stopTimeout");
+    }
+
+    /**
+     * Options for a server in the JVM's own session (killed at once by the JVM's shutdown hook).
+     *
+     * @param extraArgs      arguments appended to the redis-server command line
+     * @param startupTimeout how long to wait for a started process to answer, positive
+     * @param stopTimeout    how long to wait for SIGTERM to end the process before SIGKILL, positive
+     */
+    public RedisServerOptions(List<String> extraArgs, Duration startupTimeout, Duration stopTimeout) {
+        this(extraArgs, startupTimeout, stopTimeout, false);
     }
 
     /**
@@ -72,7 +88,7 @@ public record RedisServerOptions(List<String> extraArgs, Duration startupTimeout
         for (String arg : args) {
             all.add(Objects.requireNonNull(arg, "arg"));
         }
-        return new RedisServerOptions(all, startupTimeout, stopTimeout);
+        return new RedisServerOptions(all, startupTimeout, stopTimeout, ownSession);
     }
 
     /**
@@ -103,7 +119,7 @@ public record RedisServerOptions(List<String> extraArgs, Duration startupTimeout
      * @return a copy with the new timeout
      */
     public RedisServerOptions withStartupTimeout(Duration timeout) {
-        return new RedisServerOptions(extraArgs, timeout, stopTimeout);
+        return new RedisServerOptions(extraArgs, timeout, stopTimeout, ownSession);
     }
 
     /**
@@ -113,7 +129,16 @@ public record RedisServerOptions(List<String> extraArgs, Duration startupTimeout
      * @return a copy with the new timeout
      */
     public RedisServerOptions withStopTimeout(Duration timeout) {
-        return new RedisServerOptions(extraArgs, startupTimeout, timeout);
+        return new RedisServerOptions(extraArgs, startupTimeout, timeout, ownSession);
+    }
+
+    /**
+     * Runs the server in a session of its own; see {@link #ownSession()}.
+     *
+     * @return a copy that runs the server in its own session
+     */
+    public RedisServerOptions withOwnSession() {
+        return new RedisServerOptions(extraArgs, startupTimeout, stopTimeout, true);
     }
 
     /**

@@ -2,7 +2,9 @@ package dev.distlock.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,6 +47,26 @@ class RedisServerTests {
         });
         assertThat(value).isEqualTo("v");
         assertThat(server.directory().resolve("redis.log")).isRegularFile();
+    }
+
+    @Test
+    void ownSessionServerRunsOutsideTheJvmsSessionSoATerminalInterruptMissesIt() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")) && Files.isReadable(Path.of("/proc/self/stat")),
+                "needs setsid and /proc (Linux)");
+        RedisServer server = start(RedisServerOptions.defaults().withOwnSession());
+
+        assertThat(session(server.pid())).isEqualTo(server.pid()).isNotEqualTo(session(ProcessHandle.current().pid()));
+        String pong = LettuceCalls.call(RedisURI.create(server.uri()), redis -> redis.ping());
+        assertThat(pong).isEqualTo("PONG");
+        long pid = server.pid();
+        server.stop();
+        assertThat(Processes.isAlive(pid)).isFalse();
+    }
+
+    /** Field 6 of /proc/pid/stat, after the parenthesised command name. */
+    private static long session(long pid) throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3]);
     }
 
     @Test

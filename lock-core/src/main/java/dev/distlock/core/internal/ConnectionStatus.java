@@ -3,6 +3,7 @@ package dev.distlock.core.internal;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
@@ -24,6 +25,9 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
 
     private final @Nullable AbstractRedisClient client;
 
+    /** For a gateway that has not connected yet: where it tries to go and why it could not; null otherwise. */
+    private final @Nullable Pending pending;
+
     private volatile @Nullable RedisChannelHandler<?, ?> tracked;
 
     private volatile @Nullable SocketAddress address;
@@ -33,7 +37,26 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
     private volatile boolean disconnected;
 
     private ConnectionStatus(@Nullable AbstractRedisClient client) {
+        this(client, null);
+    }
+
+    private ConnectionStatus(@Nullable AbstractRedisClient client, @Nullable Pending pending) {
         this.client = client;
+        this.pending = pending;
+    }
+
+    /**
+     * The status of a gateway that has never connected: not connected, lock calls fail fast at once (no grace: there
+     * is no connection to come back), and the reason is the last failed attempt's.
+     *
+     * @param target where the gateway tries to connect, for messages
+     * @param lastFailure the last attempt's failure, or null before the first attempt ended
+     */
+    public static ConnectionStatus notConnectedYet(String target, Supplier<@Nullable String> lastFailure) {
+        return new ConnectionStatus(null, new Pending(target, lastFailure));
+    }
+
+    private record Pending(String target, Supplier<@Nullable String> lastFailure) {
     }
 
     /** Starts listening to the connections of {@code client}; call {@link #track} once the connection is open. */
@@ -72,6 +95,9 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
 
     /** Whether the command connection is connected now; false while Lettuce reconnects. */
     public boolean isConnected() {
+        if (this.pending != null) {
+            return false;
+        }
         RedisChannelHandler<?, ?> current = this.tracked;
         return current == null || current.isOpen();
     }
@@ -84,8 +110,34 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
         return this.disconnected ? Duration.ofNanos(System.nanoTime() - this.disconnectedAtNanos) : Duration.ZERO;
     }
 
+    /** Whether this is the status of a gateway that has not connected yet ({@link #notConnectedYet}). */
+    public boolean neverConnected() {
+        return this.pending != null;
+    }
+
+    /**
+     * Why lock calls should fail fast now, or null when they may go ahead: the connection has been down at least
+     * {@code grace} (shorter blips are ridden out), or it was never made.
+     */
+    public @Nullable String unavailableReason(Duration grace) {
+        Pending never = this.pending;
+        if (never != null) {
+            String failure = never.lastFailure().get();
+            return "not connected since the lock client started" + ((failure != null) ? ": " + failure : "")
+                    + "; connecting in the background";
+        }
+        Duration down = disconnectedFor();
+        if (down.compareTo(grace) >= 0) {
+            return "connection lost " + DurationFormat.format(down) + " ago; reconnecting in the background";
+        }
+        return null;
+    }
+
     /** Where the command connection goes ({@code host:port}; the current master under Sentinel), or "Redis". */
     public String target() {
+        if (this.pending != null) {
+            return this.pending.target();
+        }
         SocketAddress current = this.address;
         if (current instanceof InetSocketAddress inet) {
             return inet.getHostString() + ":" + inet.getPort();

@@ -122,12 +122,11 @@ public final class LockEngine implements AutoCloseable {
                     + "' cannot be used. Create a new client.", null);
         }
         ConnectionStatus status = this.gateway.connectionStatus();
-        Duration down = status.disconnectedFor();
-        if (down.compareTo(DISCONNECTED_GRACE) >= 0) {
+        String unavailable = status.unavailableReason(DISCONNECTED_GRACE);
+        if (unavailable != null) {
             throw new LockOperationException(lockName, "Lock '" + lockName + "': not connected to Redis at "
-                    + status.target() + " (connection lost " + DurationFormat.format(down) + " ago; reconnecting in"
-                    + " the background). Lock calls fail fast until it is back; check that Redis is running and"
-                    + " reachable.", null);
+                    + status.target() + " (" + unavailable + "). Lock calls fail fast until it is back; check that"
+                    + " Redis is running and reachable.", null);
         }
     }
 

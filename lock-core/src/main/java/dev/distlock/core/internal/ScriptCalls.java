@@ -27,11 +27,12 @@ final class ScriptCalls {
         AtomicReference<@Nullable CompletableFuture<T>> byBody = new AtomicReference<>();
         CompletableFuture<T> result = bySha.exceptionallyCompose((ex) -> {
             if (!isNoScript(ex)) {
-                return CompletableFuture.failedFuture(ex);
+                return CompletableFuture.failedFuture(ScriptErrors.explain(script, ex));
             }
             CompletableFuture<T> retry = commands.<T>eval(script.body(), type, keys, args).toCompletableFuture();
             byBody.set(retry);
-            return retry;
+            return retry.exceptionallyCompose((retryEx) -> CompletableFuture.failedFuture(
+                    ScriptErrors.explain(script, retryEx)));
         });
         result.whenComplete((ignored, ex) -> {
             if (ex != null) {

@@ -11,6 +11,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -20,6 +21,8 @@ import io.lettuce.core.resource.Delay;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.util.StringUtils;
 
 /**
@@ -39,23 +42,28 @@ final class DedicatedLockConnection implements DisposableBean {
     private final String description;
 
     DedicatedLockConnection(DistributedLockProperties.Redis properties) {
-        this(properties, Duration.ofSeconds(1));
+        this(properties, Duration.ofSeconds(1), null);
     }
 
-    /** @param reconnectMaxDelay longest delay between reconnect attempts (Lettuce's default is 30 s) */
-    DedicatedLockConnection(DistributedLockProperties.Redis properties, Duration reconnectMaxDelay) {
+    /**
+     * @param reconnectMaxDelay longest delay between reconnect attempts (Lettuce's default is 30 s)
+     * @param sslBundles the application's SSL bundles, for {@code ssl.bundle}; null when there are none
+     */
+    DedicatedLockConnection(DistributedLockProperties.Redis properties, Duration reconnectMaxDelay,
+            @Nullable SslBundles sslBundles) {
+        @Nullable SslOptions ssl = sslOptions(properties, sslBundles);
         this.resources = DefaultClientResources.builder()
             .reconnectDelay(reconnectDelay(reconnectMaxDelay))
             .build();
         if (properties.isCluster()) {
             RedisClusterClient cluster = RedisClusterClient.create(this.resources, clusterUris(properties));
-            cluster.setOptions(clusterClientOptions(properties));
+            cluster.setOptions(clusterClientOptions(properties, ssl));
             this.client = cluster;
             this.description = "the dedicated distributed-lock.redis.cluster.* connection";
         }
         else {
             RedisClient redis = RedisClient.create(this.resources, redisUri(properties));
-            redis.setOptions(clientOptions(properties));
+            redis.setOptions(clientOptions(properties, ssl));
             this.client = redis;
             this.description = "the dedicated distributed-lock.redis.* connection";
         }
@@ -65,9 +73,13 @@ final class DedicatedLockConnection implements DisposableBean {
         return this.client;
     }
 
-    /** A lock client on this connection. */
-    RedisLockClient createLockClient(LockClientOptions options) {
-        return RedisLockClients.create(this.client, options, this.description);
+    /**
+     * A lock client on this connection.
+     *
+     * @param requireRedis whether Redis must be reachable now; false connects in the background
+     */
+    RedisLockClient createLockClient(LockClientOptions options, boolean requireRedis) {
+        return RedisLockClients.create(this.client, options, this.description, requireRedis);
     }
 
     @Override
@@ -191,17 +203,48 @@ final class DedicatedLockConnection implements DisposableBean {
         }
     }
 
-    private static ClientOptions clientOptions(DistributedLockProperties.Redis properties) {
+    /** Lettuce's SSL options from the named bundle (trust and key managers, ciphers, protocols), or null. */
+    private static @Nullable SslOptions sslOptions(DistributedLockProperties.Redis properties,
+            @Nullable SslBundles sslBundles) {
+        String name = properties.getSsl().getBundle();
+        if (!StringUtils.hasText(name)) {
+            return null;
+        }
+        if (sslBundles == null) {
+            throw DistributedLockProperties.invalid("redis.ssl.bundle", name, "distributed-lock.redis.ssl.bundle"
+                    + " names an SSL bundle, but the application has none: define it under spring.ssl.bundle.*");
+        }
+        SslBundle bundle = sslBundles.getBundle(name);
+        SslOptions.Builder builder = SslOptions.builder()
+            .keyManager(bundle.getManagers().getKeyManagerFactory())
+            .trustManager(bundle.getManagers().getTrustManagerFactory());
+        if (bundle.getOptions().getCiphers() != null) {
+            builder.cipherSuites(bundle.getOptions().getCiphers());
+        }
+        if (bundle.getOptions().getEnabledProtocols() != null) {
+            builder.protocols(bundle.getOptions().getEnabledProtocols());
+        }
+        return builder.build();
+    }
+
+    private static ClientOptions clientOptions(DistributedLockProperties.Redis properties, @Nullable SslOptions ssl) {
         ClientOptions.Builder builder = ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled());
+        if (ssl != null) {
+            builder.sslOptions(ssl);
+        }
         if (properties.getConnectTimeout() != null) {
             builder.socketOptions(SocketOptions.builder().connectTimeout(properties.getConnectTimeout()).build());
         }
         return builder.build();
     }
 
-    private static ClusterClientOptions clusterClientOptions(DistributedLockProperties.Redis properties) {
+    private static ClusterClientOptions clusterClientOptions(DistributedLockProperties.Redis properties,
+            @Nullable SslOptions ssl) {
         ClusterClientOptions.Builder builder = ClusterClientOptions.builder()
             .timeoutOptions(TimeoutOptions.enabled());
+        if (ssl != null) {
+            builder.sslOptions(ssl);
+        }
         if (properties.getConnectTimeout() != null) {
             builder.socketOptions(SocketOptions.builder().connectTimeout(properties.getConnectTimeout()).build());
         }

@@ -4,6 +4,7 @@ import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
 import io.lettuce.core.RedisClient;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,5 +33,11 @@ public final class DistributedLockAutoConfiguration {
     @ConditionalOnMissingBean
     LockTemplate lockTemplate(RedisLockClient redisLockClient, DistributedLockProperties properties) {
         return new LockTemplate(redisLockClient, properties.getWaitTime(), null, properties.getLostLeasePolicy());
+    }
+
+    @Bean
+    LockStartupReport distributedLockStartupReport(RedisLockClient redisLockClient,
+            DistributedLockProperties properties, ObjectProvider<LockConnectionDescription> connection) {
+        return new LockStartupReport(redisLockClient, properties, connection);
     }
 }

@@ -73,6 +73,13 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
      */
     private Duration reconnectMaxDelay = Duration.ofSeconds(1);
 
+    /**
+     * Whether the application fails to start when the lock connection cannot reach Redis. With false it starts
+     * anyway (a pod that starts before its Redis): the lock client connects in the background, lock calls fail fast
+     * with "not connected to Redis at ..." and the distributedLock health is DOWN until it has connected.
+     */
+    private boolean requireRedisAtStartup = true;
+
     private @Nullable String applicationName;
 
     /**
@@ -181,6 +188,14 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
 
     public void setInstanceId(@Nullable String instanceId) {
         this.instanceId = instanceId;
+    }
+
+    public boolean isRequireRedisAtStartup() {
+        return this.requireRedisAtStartup;
+    }
+
+    public void setRequireRedisAtStartup(boolean requireRedisAtStartup) {
+        this.requireRedisAtStartup = requireRedisAtStartup;
     }
 
     public Duration getReconnectMaxDelay() {
@@ -517,11 +532,28 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
         /** SSL settings of the dedicated connection. */
         public static class Ssl {
 
-            /** Whether to use SSL (TLS) for the dedicated connection; a rediss:// url enables it too. */
+            /**
+             * Whether to use SSL (TLS) for the dedicated connection; a rediss:// url or a bundle enables it too.
+             */
             private boolean enabled;
 
+            /**
+             * SSL bundle (spring.ssl.bundle.*) with the trust material and, for mutual TLS, the client key of the
+             * dedicated connection; setting it enables SSL.
+             */
+            private @Nullable String bundle;
+
+            /** Whether SSL is on: {@code enabled}, or a bundle is named. */
             public boolean isEnabled() {
-                return this.enabled;
+                return this.enabled || StringUtils.hasText(this.bundle);
+            }
+
+            public @Nullable String getBundle() {
+                return this.bundle;
+            }
+
+            public void setBundle(@Nullable String bundle) {
+                this.bundle = bundle;
             }
 
             public void setEnabled(boolean enabled) {

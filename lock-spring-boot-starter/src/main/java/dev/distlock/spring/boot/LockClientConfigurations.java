@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
@@ -28,13 +29,20 @@ final class LockClientConfigurations {
     static class DedicatedConnection {
 
         @Bean
-        DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties) {
-            return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay());
+        DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties,
+                ObjectProvider<SslBundles> sslBundles) {
+            return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay(),
+                    sslBundles.getIfAvailable());
+        }
+
+        @Bean
+        LockConnectionDescription distributedLockConnectionDescription(DistributedLockProperties properties) {
+            return LockConnectionDescription.of(properties.getRedis());
         }
 
         @Bean(destroyMethod = "close")
         RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties) {
-            return connection.createLockClient(properties.toClientOptions());
+            return connection.createLockClient(properties.toClientOptions(), properties.isRequireRedisAtStartup());
         }
     }
 
@@ -46,7 +54,14 @@ final class LockClientConfigurations {
         @Bean
         SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
                 DistributedLockProperties properties) {
-            return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions());
+            return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions(),
+                    properties.isRequireRedisAtStartup());
+        }
+
+        @Bean
+        LockConnectionDescription distributedLockConnectionDescription(
+                ObjectProvider<RedisConnectionFactory> connectionFactory) {
+            return LockConnectionDescription.of(lettuce(connectionFactory));
         }
 
         /**

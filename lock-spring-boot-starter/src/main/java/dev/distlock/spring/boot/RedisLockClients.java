@@ -16,21 +16,25 @@ final class RedisLockClients {
      * @param client a {@link RedisClient} or a {@link RedisClusterClient}
      * @param options the lock client's options
      * @param connection which connection this is, for messages (e.g. "the application's Redis connection")
+     * @param requireRedis whether Redis must be reachable now; false connects in the background
      * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException naming
      * {@code distributed-lock.replica-acks.count} if replica acknowledgement is asked for on a cluster
      * @throws IllegalStateException for another kind of Lettuce client, or if Redis cannot be reached
      */
-    static RedisLockClient create(AbstractRedisClient client, LockClientOptions options, String connection) {
+    static RedisLockClient create(AbstractRedisClient client, LockClientOptions options, String connection,
+            boolean requireRedis) {
         if (client instanceof RedisClusterClient cluster) {
             if (options.replicaAcks() > 0) {
                 throw DistributedLockProperties.invalid("replica-acks.count", options.replicaAcks(),
                         "distributed-lock.replica-acks.count is not supported on Redis Cluster, and " + connection
                                 + " is a cluster; set it to 0");
             }
-            return RedisLockClient.create(cluster, options);
+            return requireRedis ? RedisLockClient.create(cluster, options)
+                    : RedisLockClient.createConnectingInBackground(cluster, options);
         }
         if (client instanceof RedisClient redis) {
-            return RedisLockClient.create(redis, options);
+            return requireRedis ? RedisLockClient.create(redis, options)
+                    : RedisLockClient.createConnectingInBackground(redis, options);
         }
         throw new IllegalStateException("Distributed locks need a Lettuce RedisClient or RedisClusterClient, but "
                 + connection + " uses " + client.getClass().getName()

@@ -34,9 +34,9 @@ final class SharedLockClient implements SmartLifecycle, DisposableBean {
 
     private volatile boolean running;
 
-    SharedLockClient(LettuceConnectionFactory connectionFactory, LockClientOptions options) {
+    SharedLockClient(LettuceConnectionFactory connectionFactory, LockClientOptions options, boolean requireRedis) {
         this.client = RedisLockClients.create(connectionFactory.getRequiredNativeClient(), options,
-                "the application's Redis connection (spring.data.redis.*)");
+                "the application's Redis connection (spring.data.redis.*)", requireRedis);
         int factoryPhase = connectionFactory.getPhase();
         this.phase = (factoryPhase == Integer.MAX_VALUE) ? factoryPhase : factoryPhase + 1;
     }

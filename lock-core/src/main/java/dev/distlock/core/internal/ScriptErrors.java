@@ -1,0 +1,62 @@
+package dev.distlock.core.internal;
+
+import java.util.concurrent.CompletionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.lettuce.core.RedisCommandExecutionException;
+
+/**
+ * Makes a script's ACL refusal say which command is missing. Redis 7 reports a command a script may not run as
+ * "The user executing the script can't run this command or subcommand script: &lt;sha&gt;, on @user_script:22.",
+ * without the command; the line number finds it in the script's body. A key outside the user's key patterns gets a
+ * hint about the key prefix.
+ */
+final class ScriptErrors {
+
+    private static final Pattern REFUSED_LINE = Pattern.compile("can't run this command.*@user_script:(\\d+)");
+
+    private static final Pattern CALLED_COMMAND = Pattern.compile("redis\\.p?call\\(\\s*(?:'([^']+)'|([A-Za-z0-9_\\[\\]]+))");
+
+    private ScriptErrors() {
+    }
+
+    /** {@code failure}, or for an ACL refusal inside {@code script} an error that names the command and the fix. */
+    static Throwable explain(LuaScript script, Throwable failure) {
+        Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+                : failure;
+        String message = cause.getMessage();
+        if (message == null) {
+            return failure;
+        }
+        if (message.startsWith("NOPERM") && message.contains("keys")) {
+            return new RedisCommandExecutionException("NOPERM the Redis user may not access the keys of this lock"
+                    + " (script " + script.name() + ".lua): grant the key prefix of the lock client, e.g. ~lock:* and"
+                    + " &lock:* for the default prefix (docs/spring-boot-starter.md, \"Redis ACL\"). Redis said: "
+                    + message, cause);
+        }
+        Matcher refused = REFUSED_LINE.matcher(message);
+        if (!refused.find()) {
+            return failure;
+        }
+        String command = commandOnLine(script.body(), Integer.parseInt(refused.group(1)));
+        return new RedisCommandExecutionException("NOPERM the Redis user may not run '" + command + "' (line "
+                + refused.group(1) + " of the lock script " + script.name() + ".lua). Grant every command of the"
+                + " distributed-lock ACL (docs/spring-boot-starter.md, \"Redis ACL\"), e.g. ACL SETUSER <user> +"
+                + command.toLowerCase(java.util.Locale.ROOT) + ". Redis said: " + message, cause);
+    }
+
+    /** The command called on a script line: a literal like {@code 'time'}, or the argument that names it. */
+    static String commandOnLine(String body, int line) {
+        String[] lines = body.split("\n", -1);
+        if (line < 1 || line > lines.length) {
+            return "?";
+        }
+        Matcher call = CALLED_COMMAND.matcher(lines[line - 1]);
+        if (!call.find()) {
+            return "?";
+        }
+        // a command passed in ARGV is the publish command: publish or spublish
+        return (call.group(1) != null) ? call.group(1) : "publish/spublish";
+    }
+}
