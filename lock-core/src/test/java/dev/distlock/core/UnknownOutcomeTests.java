@@ -1,8 +1,5 @@
 package dev.distlock.core;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -61,7 +58,7 @@ class UnknownOutcomeTests {
         String owner = tombstone.substring("lock:{unknown}:abandoned:".length());
         assertThat(raw.pttl(tombstone)).isPositive();
 
-        List<Object> replay = raw.eval(script("acquire"), ScriptOutputType.MULTI,
+        List<Object> replay = raw.eval(dev.distlock.core.internal.LuaScript.ACQUIRE.body(), ScriptOutputType.MULTI,
                 new String[] { "lock:{unknown}", "lock:{unknown}:fence", "lock:{unknown}:queue", tombstone }, owner,
                 "30000", "60000", "30000", "lock:{unknown}:h:replay", "publish", "1", "");
         assertThat(replay.get(0)).as("a replayed acquire of the abandoned owner is refused").isEqualTo(0L);
@@ -69,13 +66,6 @@ class UnknownOutcomeTests {
 
         try (LockLease lease = client.getLock("unknown").acquire(Duration.ZERO)) {
             assertThat(lease.isHeld()).as("other acquisitions are not affected").isTrue();
-        }
-    }
-
-    private static String script(String name) throws IOException {
-        try (InputStream in = UnknownOutcomeTests.class
-            .getResourceAsStream("/dev/distlock/core/scripts/" + name + ".lua")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 }

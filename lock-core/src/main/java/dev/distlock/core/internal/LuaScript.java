@@ -10,7 +10,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A Lua script loaded from {@code dev/distlock/core/scripts/<name>.lua} with its SHA-1, for {@code EVALSHA}.
+ * A Lua script loaded from {@code dev/distlock/core/scripts/<name>.lua} with its SHA-1, for {@code EVALSHA}. A line
+ * {@code --@include <lib>} is replaced by {@code scripts/lib/<lib>.lua}, so code several scripts share (the queue
+ * handoff) is written once; Redis sees, and hashes, the expanded body.
  *
  * @param name file name without extension
  * @param body the script source
@@ -64,21 +66,39 @@ public record LuaScript(String name, String body, String sha1) {
             ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, RW_FORCE_RELEASE, INSPECT,
             REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE);
 
+    private static final String INCLUDE = "--@include ";
+
     static LuaScript load(String name) {
-        String path = "/dev/distlock/core/scripts/" + name + ".lua";
+        String body = read("/dev/distlock/core/scripts/" + name + ".lua");
+        StringBuilder expanded = new StringBuilder(body.length() * 2);
+        for (String line : body.split("\n", -1)) {
+            if (line.startsWith(INCLUDE)) {
+                expanded.append(read("/dev/distlock/core/scripts/lib/" + line.substring(INCLUDE.length()).trim()
+                        + ".lua"));
+            }
+            else {
+                expanded.append(line).append('\n');
+            }
+        }
+        String source = expanded.substring(0, expanded.length() - 1);
+        try {
+            byte[] bytes = source.getBytes(StandardCharsets.UTF_8);
+            return new LuaScript(name, source, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes)));
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-1 is required by every Java runtime", ex);
+        }
+    }
+
+    private static String read(String path) {
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Script resource " + path + " is missing from the lock-core jar");
             }
-            byte[] bytes = in.readAllBytes();
-            String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
-            return new LuaScript(name, new String(bytes, StandardCharsets.UTF_8), sha);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Could not read " + path, ex);
-        }
-        catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("SHA-1 is required by every Java runtime", ex);
         }
     }
 }

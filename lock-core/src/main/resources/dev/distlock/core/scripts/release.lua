@@ -16,47 +16,9 @@
 -- ARGV[5] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
 -- ARGV[6] 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
 -- Returns {1, new owner or ''} when a hold was removed (the caller's; any for 'force'), {0, ''} when there was none.
-local clock_t = nil
-local function clock()
-    if not clock_t then
-        clock_t = redis.call('time')
-    end
-    return tonumber(clock_t[1]) * 1000 + math.floor(tonumber(clock_t[2]) / 1000),
-        tonumber(clock_t[1]) * 1000000 + tonumber(clock_t[2])
-end
-local function mint()
-    if ARGV[3] == '0' then
-        return '0'
-    end
-    local _, now_us = clock()
-    -- One command in the usual case: write the clock, read the last token; only a counter ahead of the clock
-    -- (many grants within one microsecond, or a clock that stepped back) needs a second write.
-    local token = string.format('%.0f', now_us)
-    local last = tonumber(redis.call('set', KEYS[2], token, 'px', ARGV[3], 'get') or '0') or 0
-    if last + 1 > now_us then
-        token = string.format('%.0f', last + 1)
-        redis.call('set', KEYS[2], token, 'px', ARGV[3])
-    end
-    return token
-end
-local function hand_over()
-    while true do
-        local entry = redis.call('lpop', KEYS[3])
-        if not entry then
-            return ''
-        end
-        local owner, lease, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
-        local now_ms, now_us = clock()
-        if owner and tonumber(deadline) > now_ms then
-            local token = mint()
-            redis.call('set', KEYS[1], owner, 'px', lease)
-            local heard = redis.call(ARGV[4], channel, owner .. '|' .. token .. '|' .. string.format('%.0f', now_us))
-            if heard > 0 or ARGV[5] == '0' then
-                return owner
-            end
-        end
-    end
-end
+--@include queue
+Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
+Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]
 
 local mode = ARGV[1]
 if mode == 'abandon' then
@@ -74,7 +36,7 @@ local holder = redis.call('get', KEYS[1])
 if not holder or (mode ~= 'force' and holder ~= ARGV[2]) then
     return {0, ''}
 end
-local next = hand_over()
+local next = hand_over(nil)
 if next == '' then
     redis.call('del', KEYS[1])
 end

@@ -8,54 +8,9 @@
 -- KEYS[5] readers key   (sorted set: reader owner token -> expiry in server ms)
 -- ARGV[1..8] as for acquire.lua
 -- Returns as acquire.lua; while readers hold it, the holder pttl is the time until the last reader's lease ends.
-local clock_t = nil
-local function clock()
-    if not clock_t then
-        clock_t = redis.call('time')
-    end
-    return tonumber(clock_t[1]) * 1000 + math.floor(tonumber(clock_t[2]) / 1000),
-        tonumber(clock_t[1]) * 1000000 + tonumber(clock_t[2])
-end
--- Tokens must keep increasing after the counter key is lost (FLUSHALL, restart without persistence): never below
--- the server clock in microseconds. Lua numbers are doubles; both operands stay far below 2^53.
-local function mint()
-    if ARGV[3] == '0' then
-        return '0'
-    end
-    local _, now_us = clock()
-    -- One command in the usual case: write the clock, read the last token; only a counter ahead of the clock
-    -- (many grants within one microsecond, or a clock that stepped back) needs a second write.
-    local token = string.format('%.0f', now_us)
-    local last = tonumber(redis.call('set', KEYS[2], token, 'px', ARGV[3], 'get') or '0') or 0
-    if last + 1 > now_us then
-        token = string.format('%.0f', last + 1)
-        redis.call('set', KEYS[2], token, 'px', ARGV[3])
-    end
-    return token
-end
--- Pops waiters until one is live and hands it the lock; stops without granting at the caller's own entry.
--- Returns the new owner, or '' when nobody live is queued. May leave KEYS[1] set for a skipped waiter.
-local function hand_over(self)
-    while true do
-        local entry = redis.call('lpop', KEYS[3])
-        if not entry then
-            return ''
-        end
-        local owner, lease, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
-        local now_ms, now_us = clock()
-        if owner == self then
-            return self
-        end
-        if owner and tonumber(deadline) > now_ms then
-            local token = mint()
-            redis.call('set', KEYS[1], owner, 'px', lease)
-            local heard = redis.call(ARGV[6], channel, owner .. '|' .. token .. '|' .. string.format('%.0f', now_us))
-            if heard > 0 or ARGV[7] == '0' then
-                return owner
-            end
-        end
-    end
-end
+--@include queue
+Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
+Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
 
 if redis.call('exists', KEYS[4]) == 1 then
     return {0, -1, '', -1, '0', ''}
