@@ -84,8 +84,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Method method = invocation.getMethod();
-        LockOperation operation = (target != null)
-                ? this.operations.getOperation(method, AopUtils.getTargetClass(target)) : null;
+        if (target == null) {
+            refuseWithoutTarget(method);
+            return invocation.proceed();
+        }
+        LockOperation operation = this.operations.getOperation(method, AopUtils.getTargetClass(target));
         if (operation == null) {
             return invocation.proceed();
         }
@@ -114,6 +117,20 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                 attempt.finished(Outcome.FAILED);
             }
             throw ex;
+        }
+    }
+
+    /**
+     * A proxy without a target object (an interface-only proxy) cannot evaluate keys against a target or call a
+     * fallback on it; running the method unlocked would silently drop the exclusion, so an annotated method fails.
+     */
+    private void refuseWithoutTarget(Method method) {
+        if (this.operations.hasAnnotation(method, method.getDeclaringClass())) {
+            throw new IllegalStateException("@DistributedLock method " + method.getDeclaringClass().getName() + "."
+                    + method.getName() + " was called through a proxy without a target object, so its lock cannot"
+                    + " be taken; the method was not called. @DistributedLock needs a proxied bean instance (not an"
+                    + " interface-only proxy such as a repository or HTTP client interface): put it on a method of a"
+                    + " class");
         }
     }
 
