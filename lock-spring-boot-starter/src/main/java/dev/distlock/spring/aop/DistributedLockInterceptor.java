@@ -10,9 +10,12 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
+import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -22,13 +25,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
  * {@link LockTemplate#execute(DistributedLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
  * released when the method returns or throws and a lost lease is handled by the template's
- * {@link dev.distlock.core.LostLeasePolicy}. Declarations without a wait or lease time use the template's defaults.
+ * {@link dev.distlock.core.LostLeasePolicy}. When the call runs inside a surrounding transaction (a transaction
+ * synchronization is active, e.g. a {@code REQUIRED} {@code @Transactional} caller), the lock is instead released when
+ * that transaction completes, so no other holder can enter before the work is committed; a lease lost before the
+ * commit then rolls the transaction back (unless the policy is {@code IGNORE}). Declarations without a wait or lease time use the template's defaults.
  * While the method runs, its lease is available from {@link LockContext#currentLease()}.
  *
  * <p>When the lock is not acquired within the wait time the method does not run, and the declaration's
@@ -44,6 +51,10 @@ import org.springframework.util.function.SingletonSupplier;
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
     private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
+
+    private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
+            "org.springframework.transaction.support.TransactionSynchronizationManager",
+            DistributedLockInterceptor.class.getClassLoader());
 
     private final LockOperationSource operations;
 
@@ -99,6 +110,10 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : template.defaultWaitTime();
         Duration leaseTime = (operation.leaseTime() != null) ? operation.leaseTime() : template.defaultLeaseTime();
         Attempt attempt = new Attempt(operation.declaration(), this.listeners.get(), lock);
+        if (TRANSACTIONS_PRESENT && ReleaseAfterTransaction.isActive()) {
+            return invokeReleasingAfterTransaction(invocation, operation, lock, waitTime, leaseTime,
+                    template.lostLeasePolicy(), attempt, target, args);
+        }
         try {
             return template.<@Nullable Object, Throwable>execute(lock, waitTime, leaseTime, (lease) -> {
                 attempt.acquired(lease);
@@ -118,6 +133,55 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             }
             throw ex;
         }
+    }
+
+    /**
+     * Inside a surrounding transaction the method's work commits with that transaction, not when the method returns:
+     * the lease is released when the transaction completes (see {@link ReleaseAfterTransaction}).
+     */
+    private static @Nullable Object invokeReleasingAfterTransaction(MethodInvocation invocation,
+            LockOperation operation, DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+            LostLeasePolicy policy, Attempt attempt, Object target, @Nullable Object[] args) throws Throwable {
+        LockLease lease;
+        try {
+            lease = acquire(lock, waitTime, leaseTime);
+        }
+        catch (LockNotAcquiredException ex) {
+            attempt.finished(Outcome.NOT_ACQUIRED);
+            return notAcquired(operation, target, args, ex);
+        }
+        catch (Throwable ex) {
+            attempt.finished(Outcome.FAILED);
+            throw ex;
+        }
+        attempt.acquired(lease);
+        ReleaseAfterTransaction.register(lease, policy);
+        LeaseLossInterrupter interrupter = LeaseLossInterrupter.forPolicy(policy, lease);
+        Object result;
+        try {
+            result = proceedHolding(invocation, lease);
+        }
+        finally {
+            LeaseLossInterrupter.stop(interrupter);
+        }
+        if (!lease.isHeld() && policy != LostLeasePolicy.IGNORE) {
+            throw new LockLostException(lease.name(), lease.fencingToken(), "it was lost while "
+                    + operation.description() + " ran; the lock is released when the surrounding transaction ends");
+        }
+        return result;
+    }
+
+    /** Acquires like {@code LockTemplate.execute}: empty becomes not-acquired, an interrupt stays visible. */
+    static LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {
+        Optional<LockLease> lease;
+        try {
+            lease = (leaseTime != null) ? lock.tryAcquire(waitTime, leaseTime) : lock.tryAcquire(waitTime);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(lock.name(), ex);
+        }
+        return lease.orElseThrow(() -> new LockNotAcquiredException(lock.name(), waitTime));
     }
 
     /**
