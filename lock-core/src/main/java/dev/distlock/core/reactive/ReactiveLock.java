@@ -15,8 +15,10 @@ import reactor.core.scheduler.Schedulers;
  * {@link DistributedLock#acquireAsync(Duration)}, release as a {@code Mono<Void>}.
  *
  * <p><b>Non-blocking.</b> Subscribing sends the acquisition and returns; no thread waits for the lock. The lease is
- * emitted on the lock client's completion executor, never on a Redis I/O thread. Releasing needs one round trip, which
- * {@link #release(LockLease)} runs on {@link Schedulers#boundedElastic()}, so no event-loop thread waits for it either.
+ * emitted on {@link Schedulers#parallel()}: never on a Redis I/O thread, and never on the lock client's completion
+ * executor, which work that follows must not occupy (a blocking call there would stall every acquisition of the
+ * client). Releasing needs one round trip, which {@link #release(LockLease)} runs on
+ * {@link Schedulers#boundedElastic()}, so no event-loop thread waits for it either.
  *
  * <p><b>Ownership.</b> The lease belongs to whoever holds the handle, not to a thread: acquisitions are not reentrant
  * (a second acquisition of a held lock waits like any other owner). Reentrancy in reactive code goes through the
@@ -63,8 +65,9 @@ public final class ReactiveLock {
         return Mono.defer(() -> {
             CompletableFuture<LockLease> lease = ((leaseTime != null) ? this.lock.acquireAsync(waitTime, leaseTime)
                     : this.lock.acquireAsync(waitTime)).toCompletableFuture();
-            // Cancelling the Mono cancels the future, which abandons the acquisition.
-            return Mono.fromFuture(lease, false);
+            // Cancelling the Mono cancels the future, which abandons the acquisition. The work that follows runs on
+            // Reactor's threads, not on the client's completion executor (the common pool, often one thread).
+            return Mono.fromFuture(lease, false).publishOn(Schedulers.parallel());
         });
     }
 

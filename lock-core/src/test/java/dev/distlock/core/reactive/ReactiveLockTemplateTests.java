@@ -86,12 +86,12 @@ class ReactiveLockTemplateTests {
         ReactiveLockTemplate template = template(LostLeasePolicy.FAIL);
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxInside = new AtomicInteger();
-        Flux<Integer> all = Flux.range(0, 20)
+        Flux<Integer> all = Flux.range(0, 50)
             .flatMap((i) -> template.execute("shared", (lease) -> Mono.fromCallable(() -> {
                 maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
                 return i;
-            }).delayElement(Duration.ofMillis(10)).doOnNext((ignored) -> inside.decrementAndGet())), 20);
-        StepVerifier.create(all).expectNextCount(20).expectComplete().verify(Duration.ofSeconds(60));
+            }).delayElement(Duration.ofMillis(10)).doOnNext((ignored) -> inside.decrementAndGet())), 50);
+        StepVerifier.create(all).expectNextCount(50).expectComplete().verify(Duration.ofSeconds(60));
         assertThat(maxInside).hasValue(1);
         assertThat(this.raw.exists("lock:{shared}")).isZero();
     }

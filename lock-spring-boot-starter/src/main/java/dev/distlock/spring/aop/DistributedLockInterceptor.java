@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
@@ -84,11 +83,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     public DistributedLockInterceptor(LockOperationSource operations, Supplier<LockTemplate> template,
             Supplier<@Nullable RedLockClient> redLockClient, Supplier<List<LockAdviceListener>> listeners) {
         this.operations = Objects.requireNonNull(operations, "operations must not be null");
-        this.template = SingletonSupplier.of(Objects.requireNonNull(template, "template must not be null"));
+        this.template = new LazyLookup<>(Objects.requireNonNull(template, "template must not be null"));
         Objects.requireNonNull(redLockClient, "redLockClient must not be null");
-        this.redLockClient = SingletonSupplier.of(() -> Optional.ofNullable(redLockClient.get()));
+        this.redLockClient = new LazyLookup<>(() -> Optional.ofNullable(redLockClient.get()));
         Objects.requireNonNull(listeners, "listeners must not be null");
-        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
+        this.listeners = new LazyLookup<>(() -> List.copyOf(listeners.get()));
     }
 
     @Override
@@ -109,28 +108,46 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                 this::requireRedLockClient);
         Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : template.defaultWaitTime();
         Duration leaseTime = (operation.leaseTime() != null) ? operation.leaseTime() : template.defaultLeaseTime();
-        Attempt attempt = new Attempt(operation.declaration(), this.listeners.get(), lock);
-        if (TRANSACTIONS_PRESENT && ReleaseAfterTransaction.isActive()) {
-            return invokeReleasingAfterTransaction(invocation, operation, lock, waitTime, leaseTime,
-                    template.lostLeasePolicy(), attempt, target, args);
+        LockedCall call = new LockedCall(invocation, operation, lock, waitTime, leaseTime,
+                template.lostLeasePolicy(), target, args);
+        List<LockAdviceListener> listeners = this.listeners.get();
+        switch (operation.returnKind()) {
+            case MONO, FLUX -> {
+                return ReactiveLockedCall.run(call, template,
+                        () -> new AdviceAttempt(operation.declaration(), listeners, lock));
+            }
+            case COMPLETION_STAGE -> {
+                return FutureLockedCall.run(call, template.client().options().operationTimeout(),
+                        new AdviceAttempt(operation.declaration(), listeners, lock));
+            }
+            default -> {
+                AdviceAttempt attempt = new AdviceAttempt(operation.declaration(), listeners, lock);
+                if (TRANSACTIONS_PRESENT && ReleaseAfterTransaction.isActive()) {
+                    return invokeReleasingAfterTransaction(call, attempt);
+                }
+                return invokeReleasingOnReturn(call, template, attempt);
+            }
         }
+    }
+
+    private static @Nullable Object invokeReleasingOnReturn(LockedCall call, LockTemplate template,
+            AdviceAttempt attempt) throws Throwable {
         try {
-            return template.<@Nullable Object, Throwable>execute(lock, waitTime, leaseTime, (lease) -> {
-                attempt.acquired(lease);
-                return proceedHolding(invocation, lease);
-            });
+            return template.<@Nullable Object, Throwable>execute(call.lock(), call.waitTime(), call.leaseTime(),
+                    (lease) -> {
+                        attempt.acquired(lease);
+                        return call.proceedHolding(lease);
+                    });
         }
         catch (LockNotAcquiredException ex) {
-            if (attempt.entered) {
+            if (attempt.entered()) {
                 throw ex;
             }
             attempt.finished(Outcome.NOT_ACQUIRED);
-            return notAcquired(operation, target, args, ex);
+            return call.notAcquired(ex, null);
         }
         catch (Throwable ex) {
-            if (!attempt.entered) {
-                attempt.finished(Outcome.FAILED);
-            }
+            attempt.failedUnlessEntered();
             throw ex;
         }
     }
@@ -139,34 +156,35 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      * Inside a surrounding transaction the method's work commits with that transaction, not when the method returns:
      * the lease is released when the transaction completes (see {@link ReleaseAfterTransaction}).
      */
-    private static @Nullable Object invokeReleasingAfterTransaction(MethodInvocation invocation,
-            LockOperation operation, DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
-            LostLeasePolicy policy, Attempt attempt, Object target, @Nullable Object[] args) throws Throwable {
+    private static @Nullable Object invokeReleasingAfterTransaction(LockedCall call, AdviceAttempt attempt)
+            throws Throwable {
         LockLease lease;
         try {
-            lease = acquire(lock, waitTime, leaseTime);
+            lease = acquire(call.lock(), call.waitTime(), call.leaseTime());
         }
         catch (LockNotAcquiredException ex) {
             attempt.finished(Outcome.NOT_ACQUIRED);
-            return notAcquired(operation, target, args, ex);
+            return call.notAcquired(ex, null);
         }
         catch (Throwable ex) {
             attempt.finished(Outcome.FAILED);
             throw ex;
         }
         attempt.acquired(lease);
+        LostLeasePolicy policy = call.policy();
         ReleaseAfterTransaction.register(lease, policy);
         LeaseLossInterrupter interrupter = LeaseLossInterrupter.forPolicy(policy, lease);
         Object result;
         try {
-            result = proceedHolding(invocation, lease);
+            result = call.proceedHolding(lease);
         }
         finally {
             LeaseLossInterrupter.stop(interrupter);
         }
         if (!lease.isHeld() && policy != LostLeasePolicy.IGNORE) {
             throw new LockLostException(lease.name(), lease.fencingToken(), "it was lost while "
-                    + operation.description() + " ran; the lock is released when the surrounding transaction ends");
+                    + call.operation().description() + " ran; the lock is released when the surrounding transaction"
+                    + " ends");
         }
         return result;
     }
@@ -201,96 +219,5 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     private RedLockClient requireRedLockClient() {
         return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @DistributedLock(type ="
                 + " REDLOCK) method was called, but there is no RedLockClient: set distributed-lock.redlock.nodes"));
-    }
-
-    private static @Nullable Object proceedHolding(MethodInvocation invocation, LockLease lease) throws Throwable {
-        LockLease outer = LockContext.bind(lease);
-        try {
-            return invocation.proceed();
-        }
-        finally {
-            LockContext.restore(outer);
-        }
-    }
-
-    private static @Nullable Object notAcquired(LockOperation operation, Object target, @Nullable Object[] args,
-            LockNotAcquiredException ex) throws Throwable {
-        switch (operation.onNotAcquired()) {
-            case SKIP -> {
-                logger.debug("Skipped {}: {}", operation.description(), ex.getMessage());
-                return operation.returnsOptional() ? Optional.empty() : null;
-            }
-            case FALLBACK -> {
-                logger.debug("Calling fallback of {}: {}", operation.description(), ex.getMessage());
-                return callFallback(operation, target, args, ex);
-            }
-            default -> throw ex;
-        }
-    }
-
-    private static @Nullable Object callFallback(LockOperation operation, Object target, @Nullable Object[] args,
-            LockNotAcquiredException ex) throws Throwable {
-        Method fallback = Objects.requireNonNull(operation.fallback());
-        @Nullable Object[] fallbackArgs = args;
-        if (operation.fallbackTakesException()) {
-            fallbackArgs = Arrays.copyOf(args, args.length + 1);
-            fallbackArgs[args.length] = ex;
-        }
-        try {
-            return fallback.invoke(target, fallbackArgs);
-        }
-        catch (InvocationTargetException invocationFailure) {
-            throw invocationFailure.getTargetException();
-        }
-    }
-
-    /** One acquisition attempt: times it and tells the listeners. */
-    private static final class Attempt {
-
-        private final String declaration;
-
-        private final List<LockAdviceListener> listeners;
-
-        private final boolean reentry;
-
-        private final long startedAt = System.nanoTime();
-
-        private boolean entered;
-
-        Attempt(String declaration, List<LockAdviceListener> listeners, DistributedLock lock) {
-            this.declaration = declaration;
-            this.listeners = listeners;
-            // A re-entered hold is already watched by the listener registered when it was first acquired.
-            this.reentry = !listeners.isEmpty() && lock.isHeldByCurrentThread();
-        }
-
-        void acquired(LockLease lease) {
-            this.entered = true;
-            finished(Outcome.ACQUIRED);
-            if (!this.reentry) {
-                for (LockAdviceListener listener : this.listeners) {
-                    lease.addLossListener((loss) -> safely(() -> listener.leaseLost(this.declaration, loss)));
-                }
-            }
-        }
-
-        void finished(Outcome outcome) {
-            if (this.listeners.isEmpty()) {
-                return;
-            }
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - this.startedAt);
-            for (LockAdviceListener listener : this.listeners) {
-                safely(() -> listener.acquireFinished(this.declaration, outcome, elapsed));
-            }
-        }
-
-        private static void safely(Runnable call) {
-            try {
-                call.run();
-            }
-            catch (RuntimeException ex) {
-                logger.warn("A LockAdviceListener failed; ignoring it", ex);
-            }
-        }
     }
 }
