@@ -53,7 +53,10 @@ import org.springframework.core.annotation.AliasFor;
  * class, method, attribute and value.
  *
  * <p><b>Ordering.</b> The advice runs outside {@code @Transactional} by default
- * ({@code distributed-lock.advice-order}), so the lock is released after the transaction commits or rolls back.
+ * ({@code distributed-lock.advice-order}; an order inside the transaction advice fails the start), so the lock is
+ * released after the transaction commits or rolls back. A call that joins a surrounding transaction keeps the lock
+ * until that transaction completes. With lost-lease policy {@code FAIL}, a {@code LockLostException} may reach the
+ * caller after the work has committed.
  *
  * <p><b>Reentrancy.</b> A nested call on the same thread that needs a lock it already holds (same type and name, or
  * the same keys) re-enters it; the lock is released when the outermost call returns. The lease of the innermost call

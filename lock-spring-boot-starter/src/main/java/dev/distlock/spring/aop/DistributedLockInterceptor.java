@@ -10,9 +10,12 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
+import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -22,13 +25,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.support.AopUtils;
-import org.springframework.util.function.SingletonSupplier;
+import org.springframework.util.ClassUtils;
 
 /**
  * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
  * {@link LockTemplate#execute(DistributedLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
  * released when the method returns or throws and a lost lease is handled by the template's
- * {@link dev.distlock.core.LostLeasePolicy}. Declarations without a wait or lease time use the template's defaults.
+ * {@link dev.distlock.core.LostLeasePolicy}. When the call runs inside a surrounding transaction (a transaction
+ * synchronization is active, e.g. a {@code REQUIRED} {@code @Transactional} caller), the lock is instead released when
+ * that transaction completes, so no other holder can enter before the work is committed; a lease lost before the
+ * commit then rolls the transaction back (unless the policy is {@code IGNORE}). Declarations without a wait or lease time use the template's defaults.
  * While the method runs, its lease is available from {@link LockContext#currentLease()}.
  *
  * <p>When the lock is not acquired within the wait time the method does not run, and the declaration's
@@ -44,6 +50,10 @@ import org.springframework.util.function.SingletonSupplier;
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
     private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
+
+    private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
+            "org.springframework.transaction.support.TransactionSynchronizationManager",
+            DistributedLockInterceptor.class.getClassLoader());
 
     private final LockOperationSource operations;
 
@@ -73,19 +83,22 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     public DistributedLockInterceptor(LockOperationSource operations, Supplier<LockTemplate> template,
             Supplier<@Nullable RedLockClient> redLockClient, Supplier<List<LockAdviceListener>> listeners) {
         this.operations = Objects.requireNonNull(operations, "operations must not be null");
-        this.template = SingletonSupplier.of(Objects.requireNonNull(template, "template must not be null"));
+        this.template = new LazyLookup<>(Objects.requireNonNull(template, "template must not be null"));
         Objects.requireNonNull(redLockClient, "redLockClient must not be null");
-        this.redLockClient = SingletonSupplier.of(() -> Optional.ofNullable(redLockClient.get()));
+        this.redLockClient = new LazyLookup<>(() -> Optional.ofNullable(redLockClient.get()));
         Objects.requireNonNull(listeners, "listeners must not be null");
-        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
+        this.listeners = new LazyLookup<>(() -> List.copyOf(listeners.get()));
     }
 
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Method method = invocation.getMethod();
-        LockOperation operation = (target != null)
-                ? this.operations.getOperation(method, AopUtils.getTargetClass(target)) : null;
+        if (target == null) {
+            refuseWithoutTarget(method);
+            return invocation.proceed();
+        }
+        LockOperation operation = this.operations.getOperation(method, AopUtils.getTargetClass(target));
         if (operation == null) {
             return invocation.proceed();
         }
@@ -95,121 +108,116 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                 this::requireRedLockClient);
         Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : template.defaultWaitTime();
         Duration leaseTime = (operation.leaseTime() != null) ? operation.leaseTime() : template.defaultLeaseTime();
-        Attempt attempt = new Attempt(operation.declaration(), this.listeners.get(), lock);
+        LockedCall call = new LockedCall(invocation, operation, lock, waitTime, leaseTime,
+                template.lostLeasePolicy(), target, args);
+        List<LockAdviceListener> listeners = this.listeners.get();
+        switch (operation.returnKind()) {
+            case MONO, FLUX -> {
+                return ReactiveLockedCall.run(call, template,
+                        () -> new AdviceAttempt(operation.declaration(), listeners, lock));
+            }
+            case COMPLETION_STAGE -> {
+                return FutureLockedCall.run(call, template.client().options().operationTimeout(),
+                        new AdviceAttempt(operation.declaration(), listeners, lock));
+            }
+            default -> {
+                AdviceAttempt attempt = new AdviceAttempt(operation.declaration(), listeners, lock);
+                if (TRANSACTIONS_PRESENT && ReleaseAfterTransaction.isActive()) {
+                    return invokeReleasingAfterTransaction(call, attempt);
+                }
+                return invokeReleasingOnReturn(call, template, attempt);
+            }
+        }
+    }
+
+    private static @Nullable Object invokeReleasingOnReturn(LockedCall call, LockTemplate template,
+            AdviceAttempt attempt) throws Throwable {
         try {
-            return template.<@Nullable Object, Throwable>execute(lock, waitTime, leaseTime, (lease) -> {
-                attempt.acquired(lease);
-                return proceedHolding(invocation, lease);
-            });
+            return template.<@Nullable Object, Throwable>execute(call.lock(), call.waitTime(), call.leaseTime(),
+                    (lease) -> {
+                        attempt.acquired(lease);
+                        return call.proceedHolding(lease);
+                    });
         }
         catch (LockNotAcquiredException ex) {
-            if (attempt.entered) {
+            if (attempt.entered()) {
                 throw ex;
             }
             attempt.finished(Outcome.NOT_ACQUIRED);
-            return notAcquired(operation, target, args, ex);
+            return call.notAcquired(ex, null);
         }
         catch (Throwable ex) {
-            if (!attempt.entered) {
-                attempt.finished(Outcome.FAILED);
-            }
+            attempt.failedUnlessEntered();
             throw ex;
+        }
+    }
+
+    /**
+     * Inside a surrounding transaction the method's work commits with that transaction, not when the method returns:
+     * the lease is released when the transaction completes (see {@link ReleaseAfterTransaction}).
+     */
+    private static @Nullable Object invokeReleasingAfterTransaction(LockedCall call, AdviceAttempt attempt)
+            throws Throwable {
+        LockLease lease;
+        try {
+            lease = acquire(call.lock(), call.waitTime(), call.leaseTime());
+        }
+        catch (LockNotAcquiredException ex) {
+            attempt.finished(Outcome.NOT_ACQUIRED);
+            return call.notAcquired(ex, null);
+        }
+        catch (Throwable ex) {
+            attempt.finished(Outcome.FAILED);
+            throw ex;
+        }
+        attempt.acquired(lease);
+        LostLeasePolicy policy = call.policy();
+        ReleaseAfterTransaction.register(lease, policy);
+        LeaseLossInterrupter interrupter = LeaseLossInterrupter.forPolicy(policy, lease);
+        Object result;
+        try {
+            result = call.proceedHolding(lease);
+        }
+        finally {
+            LeaseLossInterrupter.stop(interrupter);
+        }
+        if (!lease.isHeld() && policy != LostLeasePolicy.IGNORE) {
+            throw new LockLostException(lease.name(), lease.fencingToken(), "it was lost while "
+                    + call.operation().description() + " ran; the lock is released when the surrounding transaction"
+                    + " ends");
+        }
+        return result;
+    }
+
+    /** Acquires like {@code LockTemplate.execute}: empty becomes not-acquired, an interrupt stays visible. */
+    static LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {
+        Optional<LockLease> lease;
+        try {
+            lease = (leaseTime != null) ? lock.tryAcquire(waitTime, leaseTime) : lock.tryAcquire(waitTime);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(lock.name(), ex);
+        }
+        return lease.orElseThrow(() -> new LockNotAcquiredException(lock.name(), waitTime));
+    }
+
+    /**
+     * A proxy without a target object (an interface-only proxy) cannot evaluate keys against a target or call a
+     * fallback on it; running the method unlocked would silently drop the exclusion, so an annotated method fails.
+     */
+    private void refuseWithoutTarget(Method method) {
+        if (this.operations.hasAnnotation(method, method.getDeclaringClass())) {
+            throw new IllegalStateException("@DistributedLock method " + method.getDeclaringClass().getName() + "."
+                    + method.getName() + " was called through a proxy without a target object, so its lock cannot"
+                    + " be taken; the method was not called. @DistributedLock needs a proxied bean instance (not an"
+                    + " interface-only proxy such as a repository or HTTP client interface): put it on a method of a"
+                    + " class");
         }
     }
 
     private RedLockClient requireRedLockClient() {
         return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @DistributedLock(type ="
                 + " REDLOCK) method was called, but there is no RedLockClient: set distributed-lock.redlock.nodes"));
-    }
-
-    private static @Nullable Object proceedHolding(MethodInvocation invocation, LockLease lease) throws Throwable {
-        LockLease outer = LockContext.bind(lease);
-        try {
-            return invocation.proceed();
-        }
-        finally {
-            LockContext.restore(outer);
-        }
-    }
-
-    private static @Nullable Object notAcquired(LockOperation operation, Object target, @Nullable Object[] args,
-            LockNotAcquiredException ex) throws Throwable {
-        switch (operation.onNotAcquired()) {
-            case SKIP -> {
-                logger.debug("Skipped {}: {}", operation.description(), ex.getMessage());
-                return operation.returnsOptional() ? Optional.empty() : null;
-            }
-            case FALLBACK -> {
-                logger.debug("Calling fallback of {}: {}", operation.description(), ex.getMessage());
-                return callFallback(operation, target, args, ex);
-            }
-            default -> throw ex;
-        }
-    }
-
-    private static @Nullable Object callFallback(LockOperation operation, Object target, @Nullable Object[] args,
-            LockNotAcquiredException ex) throws Throwable {
-        Method fallback = Objects.requireNonNull(operation.fallback());
-        @Nullable Object[] fallbackArgs = args;
-        if (operation.fallbackTakesException()) {
-            fallbackArgs = Arrays.copyOf(args, args.length + 1);
-            fallbackArgs[args.length] = ex;
-        }
-        try {
-            return fallback.invoke(target, fallbackArgs);
-        }
-        catch (InvocationTargetException invocationFailure) {
-            throw invocationFailure.getTargetException();
-        }
-    }
-
-    /** One acquisition attempt: times it and tells the listeners. */
-    private static final class Attempt {
-
-        private final String declaration;
-
-        private final List<LockAdviceListener> listeners;
-
-        private final boolean reentry;
-
-        private final long startedAt = System.nanoTime();
-
-        private boolean entered;
-
-        Attempt(String declaration, List<LockAdviceListener> listeners, DistributedLock lock) {
-            this.declaration = declaration;
-            this.listeners = listeners;
-            // A re-entered hold is already watched by the listener registered when it was first acquired.
-            this.reentry = !listeners.isEmpty() && lock.isHeldByCurrentThread();
-        }
-
-        void acquired(LockLease lease) {
-            this.entered = true;
-            finished(Outcome.ACQUIRED);
-            if (!this.reentry) {
-                for (LockAdviceListener listener : this.listeners) {
-                    lease.addLossListener((loss) -> safely(() -> listener.leaseLost(this.declaration, loss)));
-                }
-            }
-        }
-
-        void finished(Outcome outcome) {
-            if (this.listeners.isEmpty()) {
-                return;
-            }
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - this.startedAt);
-            for (LockAdviceListener listener : this.listeners) {
-                safely(() -> listener.acquireFinished(this.declaration, outcome, elapsed));
-            }
-        }
-
-        private static void safely(Runnable call) {
-            try {
-                call.run();
-            }
-            catch (RuntimeException ex) {
-                logger.warn("A LockAdviceListener failed; ignoring it", ex);
-            }
-        }
     }
 }

@@ -29,11 +29,12 @@ import org.springframework.expression.Expression;
  * @param fallbackTakesException whether the fallback's last parameter receives the not-acquired exception
  * @param returnsOptional whether the method returns {@code java.util.Optional} (what {@link OnNotAcquired#SKIP}
  * returns)
+ * @param returnKind how the result tells when the work is done, which decides how long the lock is held
  */
 record LockOperation(Method method, Class<?> targetClass, String description, String declaration, LockType type,
         String name, List<Key> keys, boolean multiKey, @Nullable Duration waitTime, @Nullable Duration leaseTime,
         OnNotAcquired onNotAcquired, @Nullable Method fallback, boolean fallbackTakesException,
-        boolean returnsOptional) {
+        boolean returnsOptional, ReturnKind returnKind) {
 
     /**
      * One key expression.

@@ -171,10 +171,11 @@ public final class LockOperationSource {
         Duration waitTime = duration(annotation.waitTime(), "waitTime", false, invalid);
         Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", true, invalid);
         Class<?> returnType = method.getReturnType();
-        if (isReactive(returnType)) {
-            throw invalid.because("return type", returnType.getName(), "reactive return types are not supported:"
-                    + " the lock would be released when the publisher is returned, before it does any work");
+        String refusal = ReturnKind.refusal(returnType);
+        if (refusal != null) {
+            throw invalid.because("return type", returnType.getName(), refusal);
         }
+        ReturnKind returnKind = ReturnKind.of(returnType);
         OnNotAcquired onNotAcquired = annotation.onNotAcquired();
         String fallbackName = annotation.fallback().trim();
         Method fallback = null;
@@ -213,7 +214,7 @@ public final class LockOperationSource {
         String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
         return new LockOperation(method, targetClass, description, declaration, type, name, List.copyOf(keys),
                 multiKey, waitTime, leaseTime, onNotAcquired, fallback, fallbackTakesException,
-                returnType == Optional.class);
+                returnType == Optional.class, returnKind);
     }
 
     private LockOperation.Key parseKey(String source, String attribute, String written, Method method,
@@ -313,28 +314,6 @@ public final class LockOperationSource {
         }
         return ResolvableType.forMethodReturnType(method, targetClass)
             .isAssignableFrom(ResolvableType.forMethodReturnType(fallback, targetClass));
-    }
-
-    private static boolean isReactive(Class<?> type) {
-        for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
-            if (isPublisher(candidate)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isPublisher(Class<?> type) {
-        if (type.getName().equals("org.reactivestreams.Publisher")
-                || type.getName().equals("java.util.concurrent.Flow$Publisher")) {
-            return true;
-        }
-        for (Class<?> implemented : type.getInterfaces()) {
-            if (isPublisher(implemented)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String unproxyable(Method method) {

@@ -3,10 +3,10 @@ package dev.distlock.spring.aop;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -197,7 +197,7 @@ final class LockResolver {
         }
         LockOperation.Key key = operation.keys().get(0);
         Object value = evaluate(key, operation, args, target);
-        String text = (value instanceof Object[] array) ? Arrays.deepToString(array) : value.toString();
+        String text = text(value, key, operation, false);
         if (!StringUtils.hasText(text)) {
             throw new IllegalArgumentException(keyProblem(key, operation, "evaluated to a blank string"));
         }
@@ -234,7 +234,7 @@ final class LockResolver {
             }
         }
         else {
-            String text = value.toString();
+            String text = text(value, key, operation, false);
             if (!StringUtils.hasText(text)) {
                 throw new IllegalArgumentException(keyProblem(key, operation, "evaluated to a blank string"));
             }
@@ -252,12 +252,22 @@ final class LockResolver {
             addKeys(element, key, operation, names);
             return;
         }
-        String text = element.toString();
+        String text = text(element, key, operation, true);
         if (!StringUtils.hasText(text)) {
             throw new IllegalArgumentException(keyProblem(key, operation,
                     "evaluated to a collection or array whose element " + index + " is blank"));
         }
         names.add(qualified(operation, text));
+    }
+
+    private static String text(Object value, LockOperation.Key key, LockOperation operation, boolean element) {
+        String text = KeyText.of(value);
+        if (text == null) {
+            Object offender = Objects.requireNonNull(KeyText.identityRendered(value));
+            String problem = KeyText.problem(offender, element || offender != value, key.source());
+            throw new IllegalArgumentException(keyProblem(key, operation, problem));
+        }
+        return text;
     }
 
     private static String qualified(LockOperation operation, String key) {

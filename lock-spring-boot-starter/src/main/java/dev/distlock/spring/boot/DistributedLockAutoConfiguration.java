@@ -18,7 +18,8 @@ import org.springframework.context.annotation.Import;
  * Auto-configuration of distributed locks: a {@link RedisLockClient} on the application's Lettuce connection
  * (standalone, Sentinel or Cluster) or on a dedicated {@code distributed-lock.redis.*} one, a
  * {@link dev.distlock.core.RedLockClient} when {@code distributed-lock.redlock.nodes} is set, a {@link LockTemplate}
- * with the configured defaults, and the {@code @DistributedLock} advisor. Every bean backs off when the application
+ * with the configured defaults (and a {@link dev.distlock.core.reactive.ReactiveLockTemplate} when Reactor is on the
+ * classpath), and the {@code @DistributedLock} advisor. Every bean backs off when the application
  * defines its own; everything is off with {@code distributed-lock.enabled=false}.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
@@ -26,7 +27,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import({ LockClientConfigurations.DedicatedConnection.class, LockClientConfigurations.SharedConnection.class,
-        RedLockConfiguration.class, LockAdviceConfiguration.class })
+        RedLockConfiguration.class, LockAdviceConfiguration.class, ReactiveLockTemplateConfiguration.class })
 public final class DistributedLockAutoConfiguration {
 
     @Bean

@@ -55,10 +55,16 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
     /** Longest lock name accepted, in characters (after the key is evaluated, before the key prefix). */
     private int maxNameLength = 1024;
 
-    /** What a LockTemplate or @DistributedLock call does when its lease is lost while the work runs. */
+    /**
+     * What a LockTemplate or @DistributedLock call does when its lease is lost while the work runs. With FAIL the
+     * exception may come after the work's transaction committed.
+     */
     private LostLeasePolicy lostLeasePolicy = LostLeasePolicy.FAIL;
 
-    /** Order of the @DistributedLock advisor; the default runs it outside @Transactional. */
+    /**
+     * Order of the @DistributedLock advisor; the default runs it outside @Transactional. An order that puts it inside
+     * the transaction advisor fails the start.
+     */
     private int adviceOrder = DistributedLockAdvisor.DEFAULT_ORDER;
 
     /**

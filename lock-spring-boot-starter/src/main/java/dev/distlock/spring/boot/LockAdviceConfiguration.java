@@ -7,10 +7,12 @@ import dev.distlock.spring.aop.DistributedLockInterceptor;
 import dev.distlock.spring.aop.LockAdviceListener;
 import dev.distlock.spring.aop.LockOperationSource;
 import dev.distlock.spring.aop.LockedMethodValidator;
+import dev.distlock.spring.aop.TransactionAdviceOrderVerifier;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -52,6 +54,13 @@ class LockAdviceConfiguration {
             ObjectProvider<LockAdviceListener> listeners) {
         return new DistributedLockInterceptor(distributedLockOperationSource, lockTemplate::getObject,
                 redLockClient::getIfUnique, () -> listeners.orderedStream().toList());
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnClass(name = "org.springframework.transaction.interceptor.TransactionInterceptor")
+    static TransactionAdviceOrderVerifier distributedLockTransactionOrderVerifier() {
+        return new TransactionAdviceOrderVerifier();
     }
 
     @Bean

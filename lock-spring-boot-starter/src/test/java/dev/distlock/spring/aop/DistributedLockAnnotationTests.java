@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
@@ -25,6 +26,7 @@ import dev.distlock.spring.aop.LockedServices.LedgerService;
 import dev.distlock.spring.aop.LockedServices.Nested;
 import dev.distlock.spring.aop.LockedServices.Order;
 import dev.distlock.spring.aop.LockedServices.OrderService;
+import dev.distlock.spring.aop.LockedServices.OuterLedgerService;
 import dev.distlock.spring.aop.LockedServices.OuterService;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -70,6 +72,9 @@ class DistributedLockAnnotationTests {
     private LedgerService ledger;
 
     @Autowired
+    private OuterLedgerService outerLedger;
+
+    @Autowired
     private LockTemplate lockTemplate;
 
     @Autowired
@@ -97,6 +102,7 @@ class DistributedLockAnnotationTests {
     @BeforeEach
     void reset() {
         this.orders.bodyCalls().set(0);
+        this.ledger.lockedAfterCommit().clear();
         this.jdbc.execute("create table if not exists ledger (account varchar(64), seq int)");
     }
 
@@ -241,6 +247,36 @@ class DistributedLockAnnotationTests {
         assertThat(this.lockClient.getLock("ledger:acct-1").isLocked()).isFalse();
     }
 
+    @Test
+    void lockJoiningAnOuterTransactionIsHeldUntilTheOuterCommit() throws Exception {
+        // The locked method joins its caller's transaction (REQUIRED), so its rows commit with the caller. Were the
+        // lock released when the method returned, the second caller would enter during the first one's 300 ms pause
+        // before the outer commit and see no committed row.
+        Callable<Integer> append = () -> this.outerLedger.appendInOuterTransaction("acct-outer",
+                Duration.ofMillis(300));
+        Future<Integer> first = executor.submit(append);
+        Future<Integer> second = executor.submit(append);
+        List<Integer> seen = List.of(first.get(20, TimeUnit.SECONDS), second.get(20, TimeUnit.SECONDS));
+        assertThat(seen).containsExactlyInAnyOrder(0, 1);
+        assertThat(this.outerLedger.lockedAtOuterCommit()).containsExactly(true, true, true, true);
+        assertThat(this.jdbc.queryForList("select seq from ledger where account = 'acct-outer' order by seq",
+                Integer.class))
+            .containsExactly(1, 2);
+        assertThat(this.lockClient.getLock("ledger:acct-outer").isLocked()).isFalse();
+    }
+
+    @Test
+    void leaseLostBeforeTheOuterCommitRollsTheOuterTransactionBack() {
+        assertThatExceptionOfType(LockLostException.class)
+            .isThrownBy(() -> this.outerLedger.appendThenOutliveTheLease("acct-lost"))
+            .withMessageContaining("ledger:acct-lost")
+            .withMessageContaining("rolled back");
+        assertThat(this.jdbc.queryForObject("select count(*) from ledger where account = 'acct-lost'",
+                Integer.class))
+            .isZero();
+        assertThat(this.lockClient.getLock("ledger:acct-lost").isLocked()).isFalse();
+    }
+
     private static <T> T onOtherThread(Callable<T> call) {
         try {
             return executor.submit(call).get(20, TimeUnit.SECONDS);
@@ -301,6 +337,11 @@ class DistributedLockAnnotationTests {
         @Bean
         LedgerService ledgerService(JdbcTemplate jdbcTemplate, RedisLockClient redisLockClient) {
             return new LedgerService(jdbcTemplate, redisLockClient);
+        }
+
+        @Bean
+        OuterLedgerService outerLedgerService(LedgerService ledgerService, RedisLockClient redisLockClient) {
+            return new OuterLedgerService(ledgerService, redisLockClient);
         }
     }
 }

@@ -182,6 +182,62 @@ class LockedMethodValidationTests {
                 .contains("#ordr"));
     }
 
+    @Test
+    void futureThatIsNotACompletionStageIsRefusedWithTheReason() {
+        assertStartFails(PlainFuture.class, "PlainFuture.process()", "return type = \"java.util.concurrent.Future\"",
+                "a Future that is not a CompletionStage cannot say when its work ends");
+    }
+
+    @Test
+    void publisherOtherThanMonoOrFluxIsRefused() {
+        assertStartFails(FlowPublisher.class, "FlowPublisher.process()",
+                "return type = \"java.util.concurrent.Flow$Publisher\"", "only Reactor's Mono and Flux are supported");
+    }
+
+    @Test
+    void asyncAndReactiveReturnTypesStart() {
+        this.contextRunner.withBean(AsyncAndReactive.class).run((context) -> assertThat(context).hasNotFailed());
+    }
+
+    static class PlainFuture {
+
+        @DistributedLock(name = "future")
+        public java.util.concurrent.Future<String> process() {
+            return java.util.concurrent.CompletableFuture.completedFuture("x");
+        }
+    }
+
+    static class FlowPublisher {
+
+        @DistributedLock(name = "flow")
+        public java.util.concurrent.Flow.Publisher<String> process() {
+            return (subscriber) -> { };
+        }
+    }
+
+    static class AsyncAndReactive {
+
+        @DistributedLock(name = "a", onNotAcquired = OnNotAcquired.SKIP)
+        public reactor.core.publisher.Mono<String> mono() {
+            return reactor.core.publisher.Mono.just("x");
+        }
+
+        @DistributedLock(name = "b", onNotAcquired = OnNotAcquired.SKIP)
+        public reactor.core.publisher.Flux<String> flux() {
+            return reactor.core.publisher.Flux.just("x");
+        }
+
+        @DistributedLock(name = "c", onNotAcquired = OnNotAcquired.SKIP)
+        public java.util.concurrent.CompletionStage<String> stage() {
+            return java.util.concurrent.CompletableFuture.completedFuture("x");
+        }
+
+        @DistributedLock(name = "d")
+        public java.util.concurrent.CompletableFuture<String> future() {
+            return java.util.concurrent.CompletableFuture.completedFuture("x");
+        }
+    }
+
     private void assertStartFails(Class<?> beanClass, String method, String attribute, String reason) {
         this.contextRunner.withBean(beanClass).run((context) -> {
             assertThat(context).hasFailed();

@@ -221,6 +221,16 @@ final class LockedServices {
             return this.lockedAfterCommit;
         }
 
+        /** Like {@link #append} without a pause, under a fixed 300 ms lease. */
+        @DistributedLock(name = "ledger", key = "#account", waitTime = "10s", leaseTime = "300ms")
+        @Transactional
+        public int appendShortLease(String account) {
+            Integer seen = this.jdbc.queryForObject("select count(*) from ledger where account = ?", Integer.class,
+                    account);
+            this.jdbc.update("insert into ledger (account, seq) values (?, ?)", account, (seen != null) ? seen + 1 : 1);
+            return (seen != null) ? seen : 0;
+        }
+
         /** Returns how many committed rows of the account it saw before adding one. */
         @DistributedLock(name = "ledger", key = "#account", waitTime = "10s")
         @Transactional
@@ -249,6 +259,65 @@ final class LockedServices {
                 }
             });
             return count;
+        }
+    }
+
+    /**
+     * Calls the locked {@link LedgerService} from its own transaction, which the locked method joins (REQUIRED), and
+     * pauses before that outer transaction commits.
+     */
+    public static class OuterLedgerService {
+
+        private final LedgerService ledger;
+
+        private final RedisLockClient lockClient;
+
+        private final List<Boolean> lockedAtOuterCommit = new CopyOnWriteArrayList<>();
+
+        public OuterLedgerService(LedgerService ledger, RedisLockClient lockClient) {
+            this.ledger = ledger;
+            this.lockClient = lockClient;
+        }
+
+        /** For each outer commit: whether the lock was still held in Redis just before and just after it. */
+        public List<Boolean> lockedAtOuterCommit() {
+            return this.lockedAtOuterCommit;
+        }
+
+        @Transactional
+        public int appendInOuterTransaction(String account, Duration pauseBeforeOuterCommit) {
+            int seen = this.ledger.append(account, Duration.ZERO);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+                @Override
+                public void beforeCommit(boolean readOnly) {
+                    try {
+                        Thread.sleep(pauseBeforeOuterCommit.toMillis());
+                    }
+                    catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                    OuterLedgerService.this.lockedAtOuterCommit.add(isLocked(account));
+                }
+
+                @Override
+                public void afterCommit() {
+                    OuterLedgerService.this.lockedAtOuterCommit.add(isLocked(account));
+                }
+            });
+            return seen;
+        }
+
+        /** Appends under a 300 ms fixed lease, then outlives it before the outer commit. */
+        @Transactional
+        public int appendThenOutliveTheLease(String account) throws InterruptedException {
+            int seen = this.ledger.appendShortLease(account);
+            Thread.sleep(700);
+            return seen;
+        }
+
+        private boolean isLocked(String account) {
+            return this.lockClient.getLock("ledger:" + account).isLocked();
         }
     }
 }

@@ -1,0 +1,84 @@
+package dev.distlock.core.reactive;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LockLease;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * A {@link DistributedLock} seen from Reactor: acquisition as a {@code Mono<LockLease>} over
+ * {@link DistributedLock#acquireAsync(Duration)}, release as a {@code Mono<Void>}.
+ *
+ * <p><b>Non-blocking.</b> Subscribing sends the acquisition and returns; no thread waits for the lock. The lease is
+ * emitted on {@link Schedulers#parallel()}: never on a Redis I/O thread, and never on the lock client's completion
+ * executor, which work that follows must not occupy (a blocking call there would stall every acquisition of the
+ * client). Releasing needs one round trip, which {@link #release(LockLease)} runs on
+ * {@link Schedulers#boundedElastic()}, so no event-loop thread waits for it either.
+ *
+ * <p><b>Ownership.</b> The lease belongs to whoever holds the handle, not to a thread: acquisitions are not reentrant
+ * (a second acquisition of a held lock waits like any other owner). Reentrancy in reactive code goes through the
+ * Reactor {@code Context}; see {@link ReactiveLockTemplate}.
+ *
+ * <p><b>Cancel.</b> Cancelling the subscription while the acquisition is in flight abandons it: a grant that raced
+ * the cancel is released. Each subscription is an independent acquisition.
+ */
+public final class ReactiveLock {
+
+    private final DistributedLock lock;
+
+    private ReactiveLock(DistributedLock lock) {
+        this.lock = lock;
+    }
+
+    /** The reactive view of {@code lock}. */
+    public static ReactiveLock of(DistributedLock lock) {
+        return new ReactiveLock(Objects.requireNonNull(lock, "lock must not be null"));
+    }
+
+    /** The lock name. */
+    public String name() {
+        return this.lock.name();
+    }
+
+    /**
+     * Acquires on subscription, waiting at most {@code waitTime}, with a watchdog-renewed lease.
+     *
+     * @return a {@code Mono} that emits the lease, or errors with {@link dev.distlock.core.LockNotAcquiredException}
+     * when the lock stayed busy, or {@link dev.distlock.core.LockOperationException} when Redis failed
+     */
+    public Mono<LockLease> acquire(Duration waitTime) {
+        return acquire(waitTime, null);
+    }
+
+    /**
+     * Acquires on subscription with a fixed lease, or a watchdog-renewed one when {@code leaseTime} is null.
+     *
+     * @see #acquire(Duration)
+     */
+    public Mono<LockLease> acquire(Duration waitTime, @Nullable Duration leaseTime) {
+        Objects.requireNonNull(waitTime, "waitTime must not be null");
+        return Mono.defer(() -> {
+            CompletableFuture<LockLease> lease = ((leaseTime != null) ? this.lock.acquireAsync(waitTime, leaseTime)
+                    : this.lock.acquireAsync(waitTime)).toCompletableFuture();
+            // Cancelling the Mono cancels the future, which abandons the acquisition. The work that follows runs on
+            // Reactor's threads, not on the client's completion executor (the common pool, often one thread).
+            return Mono.fromFuture(lease, false).publishOn(Schedulers.parallel());
+        });
+    }
+
+    /**
+     * Releases {@code lease} on subscription (one round trip, off the subscribing thread).
+     *
+     * @return a {@code Mono} that completes once released, or errors with
+     * {@link dev.distlock.core.LockLostException} if the lease had been lost
+     */
+    public static Mono<Void> release(LockLease lease) {
+        Objects.requireNonNull(lease, "lease must not be null");
+        return Mono.fromRunnable(lease::close).subscribeOn(Schedulers.boundedElastic()).then();
+    }
+}

@@ -1,0 +1,264 @@
+package dev.distlock.core.reactive;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.LockTemplate;
+import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.internal.Durations;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.context.ContextView;
+
+/**
+ * Runs a {@code Mono} or {@code Flux} while holding a lock, without blocking a thread: the reactive counterpart of
+ * {@link LockTemplate}.
+ *
+ * <pre>{@code
+ * Mono<Receipt> receipt = reactiveLockTemplate.execute("order:" + id,
+ *         (lease) -> orders.reserve(id, lease.fencingToken()));
+ *
+ * Flux<Line> lines = reactiveLockTemplate.executeMany("export", (lease) -> exporter.lines());
+ * }</pre>
+ *
+ * <p><b>When.</b> Nothing happens until subscription. Each subscription acquires the lock through
+ * {@link ReactiveLock} (no thread waits), then subscribes to the callback's publisher, and releases the lock exactly
+ * once when that publisher completes, errors or is cancelled. A {@code Flux} holds the lock until its last element
+ * and completion. Cancelling while the acquisition is in flight abandons it.
+ *
+ * <p><b>The lease.</b> The callback receives the lease; the publisher it returns (and everything upstream of it) also
+ * finds it through {@link #currentLease()} in the Reactor {@code Context}.
+ *
+ * <p><b>Reentrancy.</b> Leases are owned by the pipeline, not by a thread. A nested {@code execute} on a lock name
+ * for which the subscriber {@code Context} already carries a held lease re-uses that lease: the nested section runs
+ * without acquiring or releasing, under the outer lease (whatever the lock kind of the outer section was, so do not
+ * nest a write lock inside a read lock of the same name). A nested section whose outer lease was lost fails with
+ * {@link LockLostException}. Without that context (an independent pipeline), a second acquisition of a held lock
+ * waits like any other owner.
+ *
+ * <p><b>Lost lease.</b> The {@link LostLeasePolicy} decides: {@code FAIL} lets the publisher finish and then signals
+ * {@link LockLostException} instead of completing (a {@code Mono} errors instead of emitting its value; a
+ * {@code Flux} errors after the elements it already emitted); {@code INTERRUPT} cancels the callback's publisher at
+ * the moment of loss and signals {@link LockLostException}; {@code IGNORE} only logs.
+ *
+ * <p><b>Not acquired.</b> {@code execute} and {@code executeMany} signal {@link LockNotAcquiredException} when the
+ * lock stayed busy for the wait time; {@code tryExecute} completes empty instead.
+ */
+public final class ReactiveLockTemplate {
+
+    private static final Logger logger = LoggerFactory.getLogger(ReactiveLockTemplate.class);
+
+    private final RedisLockClient client;
+
+    private final Duration defaultWaitTime;
+
+    private final @Nullable Duration defaultLeaseTime;
+
+    private final LostLeasePolicy lostLeasePolicy;
+
+    /** A template with the client, defaults and lost-lease policy of {@code template}. */
+    public ReactiveLockTemplate(LockTemplate template) {
+        this(template.client(), template.defaultWaitTime(), template.defaultLeaseTime(), template.lostLeasePolicy());
+    }
+
+    /**
+     * @param client the lock client
+     * @param defaultWaitTime how long to wait when a call gives no wait time (zero: one attempt)
+     * @param defaultLeaseTime fixed lease when a call gives none, or null for watchdog-renewed leases
+     * @param lostLeasePolicy what to do when a lease is lost while the publisher runs
+     */
+    public ReactiveLockTemplate(RedisLockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
+            LostLeasePolicy lostLeasePolicy) {
+        this.client = Objects.requireNonNull(client, "client must not be null");
+        this.defaultWaitTime = Durations.requireNonNegative("defaultWaitTime", defaultWaitTime);
+        if (defaultLeaseTime != null) {
+            Durations.leaseMillis("defaultLeaseTime", defaultLeaseTime);
+        }
+        this.defaultLeaseTime = defaultLeaseTime;
+        this.lostLeasePolicy = Objects.requireNonNull(lostLeasePolicy, "lostLeasePolicy must not be null");
+    }
+
+    /** The client this template uses. */
+    public RedisLockClient client() {
+        return this.client;
+    }
+
+    /** How long calls without an explicit wait time wait. */
+    public Duration defaultWaitTime() {
+        return this.defaultWaitTime;
+    }
+
+    /** The fixed lease of calls without one, or null for watchdog-renewed leases. */
+    public @Nullable Duration defaultLeaseTime() {
+        return this.defaultLeaseTime;
+    }
+
+    /** What happens when a lease is lost while a publisher runs. */
+    public LostLeasePolicy lostLeasePolicy() {
+        return this.lostLeasePolicy;
+    }
+
+    /**
+     * The lease of the innermost locked section of the subscribing pipeline; empty outside one.
+     */
+    public static Mono<LockLease> currentLease() {
+        return Mono.deferContextual((context) -> Mono.justOrEmpty(currentLease(context)));
+    }
+
+    /** The lease of the innermost locked section recorded in {@code context}, if any. */
+    public static Optional<LockLease> currentLease(ContextView context) {
+        ContextLeases leases = ContextLeases.of(context);
+        return (leases != null) ? Optional.of(leases.innermost()) : Optional.empty();
+    }
+
+    /** Runs {@code action} holding the lock {@code name}, waiting up to the default wait time. */
+    public <T> Mono<T> execute(String name, Function<LockLease, ? extends Publisher<? extends T>> action) {
+        return execute(this.client.getLock(name), this.defaultWaitTime, this.defaultLeaseTime, action);
+    }
+
+    /** Like {@link #execute(String, Function)} with an explicit wait time. */
+    public <T> Mono<T> execute(String name, Duration waitTime,
+            Function<LockLease, ? extends Publisher<? extends T>> action) {
+        return execute(this.client.getLock(name), waitTime, this.defaultLeaseTime, action);
+    }
+
+    /**
+     * Runs {@code action} holding {@code lock}; at most one element of its publisher is used. The general form.
+     *
+     * @param leaseTime a fixed lease, or null for a watchdog-renewed one
+     */
+    public <T> Mono<T> execute(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+            Function<LockLease, ? extends Publisher<? extends T>> action) {
+        Objects.requireNonNull(action, "action must not be null");
+        ReactiveLock reactive = ReactiveLock.of(lock);
+        return Mono.deferContextual((context) -> {
+            LockLease outer = ContextLeases.held(context, lock.name());
+            if (outer != null) {
+                return Mono.from(reenter(outer, action));
+            }
+            return Mono.usingWhen(reactive.acquire(waitTime, leaseTime),
+                    (lease) -> Mono.<T>from(guarded(lease, action))
+                        .contextWrite((inner) -> ContextLeases.with(inner, lease)),
+                    this::releaseAfterCompletion, this::releaseAfterError, this::releaseAfterCancel)
+                .onErrorMap(ReactiveLockTemplate::isWrappedLoss, Throwable::getCause);
+        });
+    }
+
+    /** Runs {@code action} holding the lock {@code name} until its {@code Flux} terminates or is cancelled. */
+    public <T> Flux<T> executeMany(String name, Function<LockLease, ? extends Publisher<? extends T>> action) {
+        return executeMany(this.client.getLock(name), this.defaultWaitTime, this.defaultLeaseTime, action);
+    }
+
+    /** Like {@link #executeMany(String, Function)} for any lock, wait and lease (null: watchdog-renewed). */
+    public <T> Flux<T> executeMany(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+            Function<LockLease, ? extends Publisher<? extends T>> action) {
+        return hold(lock, waitTime, leaseTime, action);
+    }
+
+    /** Runs {@code action} if the lock can be had within the default wait time; empty when it stayed busy. */
+    public <T> Mono<T> tryExecute(String name, Function<LockLease, ? extends Publisher<? extends T>> action) {
+        return tryExecute(name, this.defaultWaitTime, action);
+    }
+
+    /** Like {@link #tryExecute(String, Function)} with an explicit wait time (zero: one attempt). */
+    public <T> Mono<T> tryExecute(String name, Duration waitTime,
+            Function<LockLease, ? extends Publisher<? extends T>> action) {
+        return Mono.defer(() -> {
+            boolean[] entered = new boolean[1];
+            return execute(this.client.getLock(name), waitTime, this.defaultLeaseTime, (lease) -> {
+                entered[0] = true;
+                return action.apply(lease);
+            }).onErrorResume(LockNotAcquiredException.class, (ex) -> entered[0] ? Mono.error(ex) : Mono.empty());
+        });
+    }
+
+    private <T> Flux<T> hold(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+            Function<LockLease, ? extends Publisher<? extends T>> action) {
+        Objects.requireNonNull(action, "action must not be null");
+        ReactiveLock reactive = ReactiveLock.of(lock);
+        return Flux.deferContextual((context) -> {
+            LockLease outer = ContextLeases.held(context, lock.name());
+            if (outer != null) {
+                return reenter(outer, action);
+            }
+            return Flux.usingWhen(reactive.acquire(waitTime, leaseTime),
+                    (lease) -> Flux.<T>from(guarded(lease, action))
+                        .contextWrite((inner) -> ContextLeases.with(inner, lease)),
+                    this::releaseAfterCompletion, this::releaseAfterError, this::releaseAfterCancel)
+                .onErrorMap(ReactiveLockTemplate::isWrappedLoss, Throwable::getCause);
+        });
+    }
+
+    /** Reactor wraps a failed cleanup after completion in a plain RuntimeException; the caller wants the loss. */
+    private static boolean isWrappedLoss(Throwable failure) {
+        return failure.getClass() == RuntimeException.class && failure.getCause() instanceof LockLostException;
+    }
+
+    private static <T> Flux<T> reenter(LockLease outer, Function<LockLease, ? extends Publisher<? extends T>> action) {
+        if (!outer.isHeld()) {
+            return Flux.error(new LockLostException(outer.name(), outer.fencingToken(),
+                    "a nested section found the enclosing lease lost; reentry never recreates it"));
+        }
+        return Flux.from(action.apply(outer));
+    }
+
+    private <T> Publisher<? extends T> guarded(LockLease lease,
+            Function<LockLease, ? extends Publisher<? extends T>> action) {
+        Publisher<? extends T> work = action.apply(lease);
+        if (this.lostLeasePolicy != LostLeasePolicy.INTERRUPT) {
+            return work;
+        }
+        Sinks.Empty<Void> lost = Sinks.empty();
+        lease.addLossListener((loss) -> lost.tryEmitEmpty());
+        // Cancels the work at the moment of loss; the release then reports the loss as LockLostException.
+        return Flux.from(work).takeUntilOther(lost.asMono());
+    }
+
+    private Mono<Void> releaseAfterCompletion(LockLease lease) {
+        return Mono.<Void>fromRunnable(() -> {
+            try {
+                lease.close();
+            }
+            catch (LockLostException ex) {
+                if (this.lostLeasePolicy != LostLeasePolicy.IGNORE) {
+                    throw ex;
+                }
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    private Mono<Void> releaseAfterError(LockLease lease, Throwable failure) {
+        return Mono.<Void>fromRunnable(() -> {
+            try {
+                lease.close();
+            }
+            catch (RuntimeException ex) {
+                failure.addSuppressed(ex);
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    private Mono<Void> releaseAfterCancel(LockLease lease) {
+        return Mono.<Void>fromRunnable(() -> {
+            try {
+                lease.close();
+            }
+            catch (RuntimeException ex) {
+                logger.debug("Releasing lock '{}' after a cancel: {}", lease.name(), ex.getMessage());
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+}

@@ -1,0 +1,74 @@
+package dev.distlock.spring.aop;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LockLease;
+import dev.distlock.spring.aop.LockAdviceListener.Outcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One acquisition attempt of an advised call: times it and tells the {@link LockAdviceListener}s. */
+final class AdviceAttempt {
+
+    private static final Logger logger = LoggerFactory.getLogger(AdviceAttempt.class);
+
+    private final String declaration;
+
+    private final List<LockAdviceListener> listeners;
+
+    private final boolean reentry;
+
+    private final long startedAt = System.nanoTime();
+
+    private volatile boolean entered;
+
+    AdviceAttempt(String declaration, List<LockAdviceListener> listeners, DistributedLock lock) {
+        this.declaration = declaration;
+        this.listeners = listeners;
+        // A re-entered hold is already watched by the listener registered when it was first acquired.
+        this.reentry = !listeners.isEmpty() && lock.isHeldByCurrentThread();
+    }
+
+    /** Whether the lock was acquired and the method entered; a later not-acquired error is then the method's own. */
+    boolean entered() {
+        return this.entered;
+    }
+
+    void acquired(LockLease lease) {
+        this.entered = true;
+        finished(Outcome.ACQUIRED);
+        if (!this.reentry) {
+            for (LockAdviceListener listener : this.listeners) {
+                lease.addLossListener((loss) -> safely(() -> listener.leaseLost(this.declaration, loss)));
+            }
+        }
+    }
+
+    /** Reports a failure before the method was entered; nothing once it was. */
+    void failedUnlessEntered() {
+        if (!this.entered) {
+            finished(Outcome.FAILED);
+        }
+    }
+
+    void finished(Outcome outcome) {
+        if (this.listeners.isEmpty()) {
+            return;
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - this.startedAt);
+        for (LockAdviceListener listener : this.listeners) {
+            safely(() -> listener.acquireFinished(this.declaration, outcome, elapsed));
+        }
+    }
+
+    private static void safely(Runnable call) {
+        try {
+            call.run();
+        }
+        catch (RuntimeException ex) {
+            logger.warn("A LockAdviceListener failed; ignoring it", ex);
+        }
+    }
+}

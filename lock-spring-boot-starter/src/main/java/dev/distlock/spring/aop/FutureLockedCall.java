@@ -1,0 +1,204 @@
+package dev.distlock.spring.aop;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.distlock.core.DistributedLock;
+import dev.distlock.core.LockInterruptedException;
+import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
+import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.LockOperationException;
+import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.spring.aop.LockAdviceListener.Outcome;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a method returning {@code CompletionStage}/{@code CompletableFuture} under its lock, and holds the lock until
+ * the returned stage completes.
+ *
+ * <p>The calling thread waits for the lock like for a synchronous method (use {@code Mono} for acquisition without
+ * a waiting thread), then runs the method, which starts the work. The lease belongs to the call, not to the thread
+ * (an asynchronous acquisition), so the thread may return and take other locks while the work runs; if the thread
+ * already holds the lock, the call re-enters it. The advice returns a new {@code CompletableFuture} that completes
+ * with the method's outcome once the lock has been released, exactly once. Cancelling it cancels the method's future
+ * (when it is a {@code CompletableFuture}) and releases the lock.
+ *
+ * <p>Lost lease: {@code FAIL} completes the future with {@link LockLostException} instead of the value;
+ * {@code INTERRUPT} cancels the method's future at the moment of loss and completes with {@link LockLostException};
+ * {@code IGNORE} only logs.
+ */
+final class FutureLockedCall {
+
+    private static final Logger logger = LoggerFactory.getLogger(FutureLockedCall.class);
+
+    private FutureLockedCall() {
+    }
+
+    static @Nullable Object run(LockedCall call, Duration operationTimeout, AdviceAttempt attempt) throws Throwable {
+        LockLease lease;
+        try {
+            lease = acquire(call.lock(), call.waitTime(), call.leaseTime(), operationTimeout);
+        }
+        catch (LockNotAcquiredException ex) {
+            attempt.finished(Outcome.NOT_ACQUIRED);
+            return call.notAcquired(ex, null);
+        }
+        catch (Throwable ex) {
+            attempt.finished(Outcome.FAILED);
+            throw ex;
+        }
+        attempt.acquired(lease);
+        Release release = new Release(lease, call.policy());
+        Object returned;
+        try {
+            returned = call.proceedHolding(lease);
+        }
+        catch (Throwable ex) {
+            release.afterFailure(ex);
+            throw ex;
+        }
+        if (returned == null) {
+            Throwable lost = release.run();
+            if (lost != null) {
+                throw lost;
+            }
+            return null;
+        }
+        return holdUntilComplete((CompletionStage<?>) returned, lease, release, call.policy());
+    }
+
+    private static CompletableFuture<@Nullable Object> holdUntilComplete(CompletionStage<?> work, LockLease lease,
+            Release release, LostLeasePolicy policy) {
+        CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
+        if (policy == LostLeasePolicy.INTERRUPT) {
+            lease.addLossListener((loss) -> cancel(work));
+        }
+        result.whenComplete((value, ex) -> {
+            if (ex instanceof CancellationException) {
+                cancel(work);
+                release.run();
+            }
+        });
+        work.whenComplete((value, ex) -> {
+            Throwable lost = release.run();
+            if (ex != null) {
+                Throwable failure = unwrap(ex);
+                if (lost != null && lost != failure) {
+                    failure.addSuppressed(lost);
+                }
+                result.completeExceptionally((lost != null && failure instanceof CancellationException) ? lost
+                        : failure);
+            }
+            else if (lost != null) {
+                result.completeExceptionally(lost);
+            }
+            else {
+                result.complete(value);
+            }
+        });
+        return result;
+    }
+
+    private static void cancel(CompletionStage<?> work) {
+        if (work instanceof CompletableFuture<?> future) {
+            future.cancel(true);
+        }
+    }
+
+    private static Throwable unwrap(Throwable ex) {
+        return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+    }
+
+    /**
+     * An acquisition owned by the call: asynchronous (not tied to the thread) unless the thread already holds the
+     * lock, in which case it re-enters.
+     */
+    private static LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+            Duration operationTimeout) {
+        if (lock.isHeldByCurrentThread()) {
+            return DistributedLockInterceptor.acquire(lock, waitTime, leaseTime);
+        }
+        CompletableFuture<LockLease> lease = ((leaseTime != null) ? lock.acquireAsync(waitTime, leaseTime)
+                : lock.acquireAsync(waitTime)).toCompletableFuture();
+        long boundNanos = saturatedAdd(waitTime.toNanos(), operationTimeout.multipliedBy(2).toNanos());
+        try {
+            return lease.get(boundNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (InterruptedException ex) {
+            lease.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(lock.name(), ex);
+        }
+        catch (TimeoutException ex) {
+            lease.cancel(false);
+            throw new LockOperationException(lock.name(), "Acquiring lock '" + lock.name() + "' did not finish within"
+                    + " its wait time plus the operation timeout; the attempt was abandoned", ex);
+        }
+        catch (ExecutionException ex) {
+            Throwable cause = unwrap(ex.getCause());
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new LockOperationException(lock.name(), "Acquiring lock '" + lock.name() + "' failed: " + cause,
+                    cause);
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return (((a ^ sum) & (b ^ sum)) < 0) ? Long.MAX_VALUE : sum;
+    }
+
+    /** Releases the lease exactly once, whichever of completion, cancel or failure comes first. */
+    private static final class Release {
+
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        private final LockLease lease;
+
+        private final LostLeasePolicy policy;
+
+        Release(LockLease lease, LostLeasePolicy policy) {
+            this.lease = lease;
+            this.policy = policy;
+        }
+
+        /** Releases; returns the loss to report (null if none, or if the policy ignores it, or if already done). */
+        @Nullable Throwable run() {
+            if (!this.done.compareAndSet(false, true)) {
+                return null;
+            }
+            try {
+                this.lease.close();
+                return null;
+            }
+            catch (LockLostException ex) {
+                if (this.policy == LostLeasePolicy.IGNORE) {
+                    return null;
+                }
+                return ex;
+            }
+            catch (RuntimeException ex) {
+                logger.warn("Releasing lock '{}' failed", this.lease.name(), ex);
+                return null;
+            }
+        }
+
+        void afterFailure(Throwable failure) {
+            Throwable lost = run();
+            if (lost != null) {
+                failure.addSuppressed(lost);
+            }
+        }
+    }
+}
