@@ -7,8 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,40 +19,25 @@ class AsyncAcquireTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private LockClients clients;
-
-    private RedisLockClient client;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
-        this.client = this.clients.create();
-        this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
 
     @Test
-    void asyncAcquireCompletesWithALeaseOffTheIoThreads() throws Exception {
-        CompletableFuture<String> thread = this.client.getLock("async").acquireAsync(Duration.ZERO)
+    void asyncAcquireCompletesWithALeaseOffTheIoThreads(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        CompletableFuture<String> thread = client.getLock("async").acquireAsync(Duration.ZERO)
             .thenApply((lease) -> {
                 lease.close();
                 return Thread.currentThread().getName();
             })
             .toCompletableFuture();
         assertThat(thread.get(10, TimeUnit.SECONDS)).doesNotContain("lettuce").doesNotContain("nioEventLoop");
-        assertThat(this.raw.exists("lock:{async}")).isZero();
+        assertThat(raw.exists("lock:{async}")).isZero();
     }
 
     @Test
-    void asyncAcquisitionsAreNotReentrant() throws Exception {
-        DistributedLock lock = this.client.getLock("async-exclusive");
+    void asyncAcquisitionsAreNotReentrant(RedisLockClient client) throws Exception {
+        DistributedLock lock = client.getLock("async-exclusive");
         LockLease first = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThatExceptionOfType(ExecutionException.class)
             .isThrownBy(() -> lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS))
@@ -69,16 +52,17 @@ class AsyncAcquireTests {
     }
 
     @Test
-    void cancellingAWaitingAcquisitionLeavesNoGrantBehind() throws Exception {
-        LockLease held = this.client.getLock("cancelled").acquire(Duration.ZERO);
-        CompletableFuture<LockLease> waiting = this.client.getLock("cancelled").acquireAsync(Duration.ofSeconds(30))
+    void cancellingAWaitingAcquisitionLeavesNoGrantBehind(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        LockLease held = client.getLock("cancelled").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = client.getLock("cancelled").acquireAsync(Duration.ofSeconds(30))
             .toCompletableFuture();
-        await().atMost(Duration.ofSeconds(5)).until(() -> this.client.waitingLockCount() > 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> client.waitingLockCount() > 0);
         waiting.cancel(false);
         held.close();
-        await().atMost(Duration.ofSeconds(3)).until(() -> this.client.waitingLockCount() == 0);
+        await().atMost(Duration.ofSeconds(3)).until(() -> client.waitingLockCount() == 0);
         Thread.sleep(300);
-        assertThat(this.raw.exists("lock:{cancelled}")).isZero();
-        assertThat(this.client.activeLeaseCount()).isZero();
+        assertThat(raw.exists("lock:{cancelled}")).isZero();
+        assertThat(client.activeLeaseCount()).isZero();
     }
 }

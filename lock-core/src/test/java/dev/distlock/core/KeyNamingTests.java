@@ -7,8 +7,6 @@ import dev.distlock.core.internal.Durations;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,68 +19,55 @@ class KeyNamingTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private LockClients clients;
-
-    private RedisLockClient client;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
-        this.client = this.clients.create();
-        this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
 
     @ParameterizedTest
     @ValueSource(strings = { "orders:42", "{orders}", "}x{", "a}b", "{", "}", "заказ:42", "注文{1}", "🔒" })
-    void everyKeyOfALockSharesOneClusterSlot(String name) throws Exception {
-        try (LockLease lease = this.client.getLock(name).acquire(Duration.ZERO)) {
-            List<String> keys = this.raw.keys("*");
+    void everyKeyOfALockSharesOneClusterSlot(String name, RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        try (LockLease lease = client.getLock(name).acquire(Duration.ZERO)) {
+            List<String> keys = raw.keys("*");
             assertThat(keys).hasSize(2);
             assertThat(keys).extracting(SlotHash::getSlot).containsOnly(SlotHash.getSlot(keys.get(0)));
         }
-        assertThat(this.raw.keys("lock:*")).hasSize(1).allMatch((key) -> key.endsWith(":fence"));
-        this.raw.flushall();
+        assertThat(raw.keys("lock:*")).hasSize(1).allMatch((key) -> key.endsWith(":fence"));
+        raw.flushall();
     }
 
     @Test
-    void namesWithBracesDoNotCollideWithTheirHashedForm() throws Exception {
-        try (LockLease braces = this.client.getLock("a{b}").acquire(Duration.ZERO);
-                LockLease plain = this.client.getLock("ab").acquire(Duration.ZERO)) {
-            assertThat(this.raw.keys("lock:*")).hasSize(4);
+    void namesWithBracesDoNotCollideWithTheirHashedForm(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        try (LockLease braces = client.getLock("a{b}").acquire(Duration.ZERO);
+                LockLease plain = client.getLock("ab").acquire(Duration.ZERO)) {
+            assertThat(raw.keys("lock:*")).hasSize(4);
         }
     }
 
     @Test
-    void subMillisecondPartsRoundUpInsteadOfDown() throws Exception {
+    void subMillisecondPartsRoundUpInsteadOfDown(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
         assertThat(Durations.ceilMillis(Duration.ofNanos(1))).isOne();
         assertThat(Durations.ceilMillis(Duration.ofMillis(10).plusNanos(1))).isEqualTo(11);
-        try (LockLease lease = this.client.getLock("rounded").acquire(Duration.ZERO, Duration.ofMillis(500)
+        try (LockLease lease = client.getLock("rounded").acquire(Duration.ZERO, Duration.ofMillis(500)
             .plusNanos(1))) {
-            assertThat(this.raw.pttl("lock:{rounded}")).isBetween(400L, 501L);
+            assertThat(raw.pttl("lock:{rounded}")).isBetween(400L, 501L);
         }
     }
 
     @Test
-    void leaseTooShortToEverBeHeldIsRejected() {
+    void leaseTooShortToEverBeHeldIsRejected(RedisLockClient client, RedisCommands<String, String> raw) {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-            .isThrownBy(() -> this.client.getLock("tiny").acquire(Duration.ZERO, Duration.ofNanos(1)))
+            .isThrownBy(() -> client.getLock("tiny").acquire(Duration.ZERO, Duration.ofNanos(1)))
             .withMessageContaining("shorter than the minimum PT0.01S");
-        assertThat(this.raw.exists("lock:{tiny}")).isZero();
+        assertThat(raw.exists("lock:{tiny}")).isZero();
     }
 
     @Test
-    void keyPrefixIsConfigurable() throws Exception {
-        RedisLockClient prefixed = this.clients.create(LockClientOptions.builder().keyPrefix("myapp:locks:").build());
+    void keyPrefixIsConfigurable(RedisCommands<String, String> raw, LockClients clients) throws Exception {
+        RedisLockClient prefixed = clients.create(LockClientOptions.builder().keyPrefix("myapp:locks:").build());
         try (LockLease lease = prefixed.getLock("job").acquire(Duration.ZERO)) {
-            assertThat(this.raw.exists("myapp:locks:{job}")).isOne();
+            assertThat(raw.exists("myapp:locks:{job}")).isOne();
         }
     }
 }

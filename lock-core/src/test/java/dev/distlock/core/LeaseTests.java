@@ -6,8 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,34 +18,19 @@ class LeaseTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private LockClients clients;
-
-    private RedisLockClient client;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
-        this.client = this.clients.create();
-        this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
 
     @Test
-    void explicitLeaseExpiresWithoutRenewalAndTellsTheHolder() throws Exception {
+    void explicitLeaseExpiresWithoutRenewalAndTellsTheHolder(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
         List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
-        LockLease lease = this.client.getLock("fixed").acquire(Duration.ZERO, Duration.ofMillis(600));
+        LockLease lease = client.getLock("fixed").acquire(Duration.ZERO, Duration.ofMillis(600));
         lease.addLossListener(losses::add);
         assertThat(lease.remainingValidity()).isLessThanOrEqualTo(Duration.ofMillis(600));
-        assertThat(this.raw.pttl("lock:{fixed}")).isBetween(1L, 600L);
+        assertThat(raw.pttl("lock:{fixed}")).isBetween(1L, 600L);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> this.raw.exists("lock:{fixed}") == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> raw.exists("lock:{fixed}") == 0);
         assertThat(lease.isHeld()).isFalse();
         await().atMost(Duration.ofSeconds(2)).until(() -> !losses.isEmpty());
         assertThat(losses).singleElement().extracting(LeaseLoss::reason).isEqualTo(LeaseLoss.Reason.EXPIRED);
@@ -55,39 +38,42 @@ class LeaseTests {
     }
 
     @Test
-    void holderNoticesItsExplicitLeaseEndedBeforeRedisExpiresTheKey() throws Exception {
-        LockLease lease = this.client.getLock("validity").acquire(Duration.ZERO, Duration.ofMillis(800));
+    void holderNoticesItsExplicitLeaseEndedBeforeRedisExpiresTheKey(RedisLockClient client,
+            RedisCommands<String, String> raw) throws Exception {
+        LockLease lease = client.getLock("validity").acquire(Duration.ZERO, Duration.ofMillis(800));
         await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isHeld());
         // Validity is measured from before the request was sent, minus drift, so it ends no later than the key.
-        assertThat(this.raw.pttl("lock:{validity}")).isGreaterThanOrEqualTo(-2L);
+        assertThat(raw.pttl("lock:{validity}")).isGreaterThanOrEqualTo(-2L);
         assertThat(lease.remainingValidity()).isZero();
     }
 
     @Test
-    void watchdogKeepsTheLockAliveForThreeTimesTheLease() throws Exception {
+    void watchdogKeepsTheLockAliveForThreeTimesTheLease(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
         Duration lease = LockClients.TEST_WATCHDOG_LEASE;
-        try (LockLease held = this.client.getLock("watched").acquire(Duration.ZERO)) {
+        try (LockLease held = client.getLock("watched").acquire(Duration.ZERO)) {
             long until = System.nanoTime() + lease.multipliedBy(3).toNanos();
             while (System.nanoTime() < until) {
                 assertThat(held.isHeld()).isTrue();
-                assertThat(this.raw.pttl("lock:{watched}")).isPositive();
+                assertThat(raw.pttl("lock:{watched}")).isPositive();
                 Thread.sleep(100);
             }
-            assertThat(this.client.activeLeaseCount()).isOne();
+            assertThat(client.activeLeaseCount()).isOne();
         }
-        assertThat(this.raw.exists("lock:{watched}")).isZero();
-        assertThat(this.client.activeLeaseCount()).isZero();
+        assertThat(raw.exists("lock:{watched}")).isZero();
+        assertThat(client.activeLeaseCount()).isZero();
         Thread.sleep(lease.toMillis() / 3 + 200);
-        assertThat(this.raw.exists("lock:{watched}")).as("no renewal recreated the key").isZero();
+        assertThat(raw.exists("lock:{watched}")).as("no renewal recreated the key").isZero();
     }
 
     @Test
-    void watchdogRenewalNeverRecreatesADeletedKey() throws Exception {
-        LockLease lease = this.client.getLock("gone").acquire(Duration.ZERO);
-        this.raw.del("lock:{gone}");
+    void watchdogRenewalNeverRecreatesADeletedKey(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        LockLease lease = client.getLock("gone").acquire(Duration.ZERO);
+        raw.del("lock:{gone}");
         await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isHeld());
         Thread.sleep(LockClients.TEST_WATCHDOG_LEASE.toMillis());
-        assertThat(this.raw.exists("lock:{gone}")).isZero();
+        assertThat(raw.exists("lock:{gone}")).isZero();
         assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);
     }
 }

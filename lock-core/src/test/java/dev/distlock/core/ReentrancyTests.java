@@ -7,8 +7,6 @@ import java.util.concurrent.locks.Lock;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,47 +18,32 @@ class ReentrancyTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private LockClients clients;
-
-    private RedisLockClient client;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
-        this.client = this.clients.create();
-        this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
 
     @Test
-    void reentryToDepthThreeKeepsTheTokenAndOnlyTheLastCloseReleases() throws Exception {
-        DistributedLock lock = this.client.getLock("reentrant");
+    void reentryToDepthThreeKeepsTheTokenAndOnlyTheLastCloseReleases(RedisLockClient client,
+            RedisCommands<String, String> raw) throws Exception {
+        DistributedLock lock = client.getLock("reentrant");
         LockLease outer = lock.acquire(Duration.ZERO);
         LockLease middle = lock.acquire(Duration.ZERO);
-        LockLease inner = this.client.getLock("reentrant").acquire(Duration.ZERO);
+        LockLease inner = client.getLock("reentrant").acquire(Duration.ZERO);
         assertThat(middle.fencingToken()).isEqualTo(outer.fencingToken());
         assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
 
         inner.close();
         middle.close();
-        assertThat(this.raw.exists("lock:{reentrant}")).isOne();
+        assertThat(raw.exists("lock:{reentrant}")).isOne();
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         outer.close();
-        assertThat(this.raw.exists("lock:{reentrant}")).isZero();
+        assertThat(raw.exists("lock:{reentrant}")).isZero();
         assertThat(lock.isHeldByCurrentThread()).isFalse();
-        assertThat(this.client.activeLeaseCount()).isZero();
+        assertThat(client.activeLeaseCount()).isZero();
     }
 
     @Test
-    void anotherThreadDoesNotReenterButWaits() throws Exception {
-        DistributedLock lock = this.client.getLock("per-thread");
+    void anotherThreadDoesNotReenterButWaits(RedisLockClient client) throws Exception {
+        DistributedLock lock = client.getLock("per-thread");
         try (LockLease lease = lock.acquire(Duration.ZERO)) {
             boolean acquiredElsewhere = CompletableFuture
                 .supplyAsync(() -> lock.tryAcquire().map((other) -> {
@@ -74,25 +57,26 @@ class ReentrancyTests {
     }
 
     @Test
-    void unlockByANonOwnerThreadFailsAndLeavesTheLock() throws Exception {
-        Lock lock = this.client.getLock("not-yours").asLock();
+    void unlockByANonOwnerThreadFailsAndLeavesTheLock(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        Lock lock = client.getLock("not-yours").asLock();
         lock.lock();
         try {
             Throwable failure = CompletableFuture.runAsync(lock::unlock)
                 .handle((ignored, ex) -> ex)
                 .get(10, TimeUnit.SECONDS);
             assertThat(failure).hasCauseInstanceOf(IllegalMonitorStateException.class);
-            assertThat(this.raw.exists("lock:{not-yours}")).isOne();
+            assertThat(raw.exists("lock:{not-yours}")).isOne();
         }
         finally {
             lock.unlock();
         }
-        assertThat(this.raw.exists("lock:{not-yours}")).isZero();
+        assertThat(raw.exists("lock:{not-yours}")).isZero();
     }
 
     @Test
-    void unlockingTwiceThrowsIllegalMonitorState() {
-        Lock lock = this.client.getLock("twice").asLock();
+    void unlockingTwiceThrowsIllegalMonitorState(RedisLockClient client) {
+        Lock lock = client.getLock("twice").asLock();
         lock.lock();
         lock.unlock();
         assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
@@ -100,25 +84,27 @@ class ReentrancyTests {
     }
 
     @Test
-    void closingALeaseTwiceIsANoOpAndALeaseCanBeClosedFromAnyThread() throws Exception {
-        LockLease lease = this.client.getLock("handle").acquire(Duration.ZERO);
+    void closingALeaseTwiceIsANoOpAndALeaseCanBeClosedFromAnyThread(RedisLockClient client,
+            RedisCommands<String, String> raw) throws Exception {
+        LockLease lease = client.getLock("handle").acquire(Duration.ZERO);
         CompletableFuture.runAsync(lease::close).get(10, TimeUnit.SECONDS);
         lease.close();
         assertThat(lease.isHeld()).isFalse();
-        assertThat(this.raw.exists("lock:{handle}")).isZero();
+        assertThat(raw.exists("lock:{handle}")).isZero();
     }
 
     @Test
-    void reentryAfterTheKeyWasDeletedFailsWithLostAndDoesNotRecreateIt() throws Exception {
-        DistributedLock lock = this.client.getLock("deleted-at-depth-two");
+    void reentryAfterTheKeyWasDeletedFailsWithLostAndDoesNotRecreateIt(RedisLockClient client,
+            RedisCommands<String, String> raw) throws Exception {
+        DistributedLock lock = client.getLock("deleted-at-depth-two");
         LockLease outer = lock.acquire(Duration.ZERO);
         LockLease nested = lock.acquire(Duration.ZERO);
-        this.raw.del("lock:{deleted-at-depth-two}");
+        raw.del("lock:{deleted-at-depth-two}");
 
         assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> lock.acquire(Duration.ZERO))
             .withMessageContaining("deleted-at-depth-two")
             .satisfies((ex) -> assertThat(ex.fencingToken()).isEqualTo(outer.fencingToken()));
-        assertThat(this.raw.exists("lock:{deleted-at-depth-two}")).isZero();
+        assertThat(raw.exists("lock:{deleted-at-depth-two}")).isZero();
         assertThat(outer.isHeld()).isFalse();
         assertThatExceptionOfType(LockLostException.class).isThrownBy(nested::close);
         assertThatExceptionOfType(LockLostException.class).isThrownBy(outer::close);
@@ -129,11 +115,12 @@ class ReentrancyTests {
     }
 
     @Test
-    void releaseNeverDeletesAnotherOwnersKey() throws Exception {
-        DistributedLock lock = this.client.getLock("taken-over");
+    void releaseNeverDeletesAnotherOwnersKey(RedisLockClient client, RedisCommands<String, String> raw)
+            throws Exception {
+        DistributedLock lock = client.getLock("taken-over");
         LockLease lease = lock.acquire(Duration.ZERO, Duration.ofSeconds(30));
-        this.raw.set("lock:{taken-over}", "someone-else");
+        raw.set("lock:{taken-over}", "someone-else");
         assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);
-        assertThat(this.raw.get("lock:{taken-over}")).isEqualTo("someone-else");
+        assertThat(raw.get("lock:{taken-over}")).isEqualTo("someone-else");
     }
 }

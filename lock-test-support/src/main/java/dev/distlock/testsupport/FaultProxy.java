@@ -1,22 +1,14 @@
 package dev.distlock.testsupport;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -56,27 +48,20 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private static final Logger log = LoggerFactory.getLogger(FaultProxy.class);
-    private static final Duration POLL = Duration.ofMillis(2);
     private static final AtomicInteger IDS = new AtomicInteger();
 
     private final String targetHost;
     private final int targetPort;
     private final ServerSocket listener;
     private final int id = IDS.incrementAndGet();
-    private final Set<Link> links = ConcurrentHashMap.newKeySet();
+    private final Set<ProxyLink> links = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;
 
-    private volatile boolean closed;
-    private volatile boolean blackhole;
-    private volatile boolean halfOpen;
-    private volatile boolean dropPubSub;
-    private final long[] delayBaseNanos = new long[2];
-    private final long[] delayJitterNanos = new long[2];
+    private final ProxyFaults faults = new ProxyFaults();
 
+    private volatile boolean closed;
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong resets = new AtomicLong();
-    private final AtomicLong droppedMessages = new AtomicLong();
-    private final AtomicLong droppedReplyBytes = new AtomicLong();
 
     private FaultProxy(String targetHost, int targetPort, ServerSocket listener) {
         this.targetHost = targetHost;
@@ -135,13 +120,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Clears every fault: traffic flows unchanged. Connections broken by {@link #halfOpen()} stay broken. */
     public void pass() {
-        blackhole = false;
-        halfOpen = false;
-        dropPubSub = false;
-        for (Direction direction : Direction.values()) {
-            delayBaseNanos[direction.ordinal()] = 0;
-            delayJitterNanos[direction.ordinal()] = 0;
-        }
+        faults.pass();
     }
 
     /**
@@ -163,21 +142,17 @@ public final class FaultProxy implements AutoCloseable {
      * @param jitter the largest deviation from it, zero or more, at most {@code base}
      */
     public void delay(Direction direction, Duration base, Duration jitter) {
-        if (base.isNegative() || jitter.isNegative() || jitter.compareTo(base) > 0) {
-            throw new IllegalArgumentException("need 0 <= jitter <= base, got base " + base + ", jitter " + jitter);
-        }
-        delayJitterNanos[direction.ordinal()] = jitter.toNanos();
-        delayBaseNanos[direction.ordinal()] = base.toNanos();
+        faults.delay(direction, base, jitter);
     }
 
     /** Stops all traffic without closing anything, until {@link #pass()}. */
     public void blackhole() {
-        blackhole = true;
+        faults.blackhole = true;
     }
 
     /** Forwards requests and discards replies, until {@link #pass()}; reset connections before healing. */
     public void halfOpen() {
-        halfOpen = true;
+        faults.halfOpen = true;
     }
 
     /**
@@ -186,7 +161,7 @@ public final class FaultProxy implements AutoCloseable {
      * @param drop true to discard them
      */
     public void dropPubSubMessages(boolean drop) {
-        dropPubSub = drop;
+        faults.dropPubSub = drop;
     }
 
     /**
@@ -196,7 +171,7 @@ public final class FaultProxy implements AutoCloseable {
      */
     public int resetAll() {
         int count = 0;
-        for (Link link : List.copyOf(links)) {
+        for (ProxyLink link : List.copyOf(links)) {
             if (link.reset()) {
                 count++;
             }
@@ -222,12 +197,12 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Pub/sub deliveries discarded so far. */
     public long droppedPubSubMessages() {
-        return droppedMessages.get();
+        return faults.droppedMessages.get();
     }
 
     /** Reply bytes discarded by {@link #halfOpen()} so far. */
     public long droppedReplyBytes() {
-        return droppedReplyBytes.get();
+        return faults.droppedReplyBytes.get();
     }
 
     /** Stops accepting and resets every connection; idempotent. */
@@ -274,202 +249,14 @@ public final class FaultProxy implements AutoCloseable {
             } catch (IOException e) {
                 // the target is down: the client sees its connection reset, like connection refused
                 log.debug("fault proxy {} could not reach {}:{}: {}", id, targetHost, targetPort, e.toString());
-                abort(client);
-                closeQuietly(server);
+                ProxyLink.abort(client);
+                ProxyLink.closeQuietly(server);
                 continue;
             }
             accepted.incrementAndGet();
-            Link link = new Link(client, server);
+            ProxyLink link = new ProxyLink(id, faults, links, client, server);
             links.add(link);
             link.start();
         }
-    }
-
-    private long delayNanos(Direction direction) {
-        long base = delayBaseNanos[direction.ordinal()];
-        long jitter = delayJitterNanos[direction.ordinal()];
-        if (base == 0) {
-            return 0;
-        }
-        return (jitter == 0) ? base : base - jitter + ThreadLocalRandom.current().nextLong(2 * jitter + 1);
-    }
-
-    private static void abort(Socket socket) {
-        try {
-            socket.setSoLinger(true, 0);
-        } catch (SocketException e) {
-            // closing anyway
-        }
-        closeQuietly(socket);
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException e) {
-            // nothing to do
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(POLL.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** One proxied connection: a reader and a writer thread per direction. */
-    private final class Link {
-
-        private final Socket client;
-        private final Socket server;
-        private volatile boolean down;
-
-        Link(Socket client, Socket server) {
-            this.client = client;
-            this.server = server;
-        }
-
-        void start() {
-            int linkId = client.getPort();
-            new Pump(Direction.REQUESTS, client, server, "fault-proxy-" + id + "-" + linkId + "-up").start();
-            new Pump(Direction.REPLIES, server, client, "fault-proxy-" + id + "-" + linkId + "-down").start();
-        }
-
-        boolean reset() {
-            if (down) {
-                return false;
-            }
-            down = true;
-            abort(client);
-            closeQuietly(server);
-            links.remove(this);
-            return true;
-        }
-
-        void pumpEnded() {
-            // one side closed: close the other so the peer sees it too
-            if (!down) {
-                down = true;
-                closeQuietly(client);
-                closeQuietly(server);
-                links.remove(this);
-            }
-        }
-
-        /** Moves one direction: the reader applies drop faults, the writer applies delay and blackhole. */
-        private final class Pump {
-
-            private final Direction direction;
-            private final Socket from;
-            private final Socket to;
-            private final String name;
-            private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
-            private long lastReleaseNanos;
-
-            Pump(Direction direction, Socket from, Socket to, String name) {
-                this.direction = direction;
-                this.from = from;
-                this.to = to;
-                this.name = name;
-            }
-
-            void start() {
-                Thread writer = new Thread(this::writeLoop, name + "-w");
-                writer.setDaemon(true);
-                Thread reader = new Thread(() -> readLoop(writer), name + "-r");
-                reader.setDaemon(true);
-                writer.start();
-                reader.start();
-            }
-
-            private void readLoop(Thread writer) {
-                RespFramer framer = (direction == Direction.REPLIES) ? new RespFramer() : null;
-                byte[] buffer = new byte[16 * 1024];
-                try (InputStream in = from.getInputStream()) {
-                    while (!down) {
-                        if (blackhole) {
-                            pause();
-                            continue;
-                        }
-                        int read = in.read(buffer);
-                        if (read < 0) {
-                            break;
-                        }
-                        if (direction == Direction.REPLIES && halfOpen) {
-                            droppedReplyBytes.addAndGet(read);
-                            continue;
-                        }
-                        if (framer == null) {
-                            enqueue(Arrays.copyOf(buffer, read));
-                            continue;
-                        }
-                        try {
-                            for (byte[] frame : framer.feed(buffer, read)) {
-                                if (dropPubSub && RespFramer.isPubSubMessage(frame)) {
-                                    droppedMessages.incrementAndGet();
-                                } else {
-                                    enqueue(frame);
-                                }
-                            }
-                        } catch (RespFramer.NotRespException e) {
-                            log.debug("fault proxy {}: {} is not RESP ({}); forwarding it unframed", id, name,
-                                    e.getMessage());
-                            enqueue(framer.drain());
-                            framer = null;
-                        }
-                    }
-                } catch (IOException e) {
-                    // closed or reset
-                } finally {
-                    queue.add(Chunk.END);
-                    if (!writer.isAlive()) {
-                        pumpEnded();
-                    }
-                }
-            }
-
-            private void enqueue(byte[] bytes) {
-                long now = System.nanoTime();
-                long release = Math.max(now + delayNanos(direction), lastReleaseNanos);
-                lastReleaseNanos = release;
-                queue.add(new Chunk(bytes, release));
-            }
-
-            private void writeLoop() {
-                try (OutputStream out = to.getOutputStream()) {
-                    while (!down) {
-                        Chunk chunk = queue.poll(100, TimeUnit.MILLISECONDS);
-                        if (chunk == null) {
-                            continue;
-                        }
-                        if (chunk == Chunk.END) {
-                            break;
-                        }
-                        long wait;
-                        while ((wait = chunk.releaseNanos - System.nanoTime()) > 0 && !down) {
-                            TimeUnit.NANOSECONDS.sleep(Math.min(wait, POLL.toNanos()));
-                        }
-                        while (blackhole && !down) {
-                            pause();
-                        }
-                        out.write(chunk.bytes);
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    // closed or reset
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    pumpEnded();
-                }
-            }
-        }
-    }
-
-    private record Chunk(byte[] bytes, long releaseNanos) {
-
-        static final Chunk END = new Chunk(new byte[0], 0);
     }
 }

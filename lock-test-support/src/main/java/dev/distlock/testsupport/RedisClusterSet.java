@@ -1,19 +1,15 @@
 package dev.distlock.testsupport;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.lettuce.core.MigrateArgs;
-import io.lettuce.core.Range;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A Redis Cluster of real processes ({@code --cluster-enabled yes}), 3 masters with one replica each by default,
@@ -36,15 +32,17 @@ public final class RedisClusterSet implements AutoCloseable {
     /** {@code cluster-node-timeout}: how long a node may be unreachable before it is failed over. */
     public static final int NODE_TIMEOUT_MILLIS = 1000;
 
-    private static final Duration POLL = Duration.ofMillis(50);
-    private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration POLL = Duration.ofMillis(50);
+    static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
 
     private final List<RedisServer> nodes;
     private final Map<RedisServer, String> ids;
+    private final ClusterTopology topology;
 
     private RedisClusterSet(List<RedisServer> nodes, Map<RedisServer, String> ids) {
         this.nodes = List.copyOf(nodes);
         this.ids = Map.copyOf(ids);
+        this.topology = new ClusterTopology(this.nodes, this.ids);
     }
 
     /**
@@ -87,36 +85,12 @@ public final class RedisClusterSet implements AutoCloseable {
                 ids.put(node, call(node, commands -> commands.clusterMyId()));
             }
             RedisClusterSet cluster = new RedisClusterSet(nodes, ids);
-            cluster.form(masters, replicasPerMaster);
+            ClusterFormation.form(cluster, masters, replicasPerMaster);
             return cluster;
         } catch (RuntimeException e) {
             Closing.stopAll(nodes, e);
             throw e;
         }
-    }
-
-    @SuppressWarnings("unchecked") // a one-element varargs array of Range<Integer>
-    private void form(int masters, int replicasPerMaster) {
-        long deadline = System.nanoTime() + FORM_TIMEOUT.toNanos();
-        RedisServer first = nodes.get(0);
-        for (RedisServer node : nodes.subList(1, nodes.size())) {
-            call(first, commands -> commands.clusterMeet(node.host(), node.port()));
-        }
-        int perMaster = SlotHash.SLOT_COUNT / masters;
-        for (int i = 0; i < masters; i++) {
-            int from = i * perMaster;
-            int to = (i == masters - 1) ? SlotHash.SLOT_COUNT - 1 : from + perMaster - 1;
-            call(nodes.get(i), commands -> commands.clusterAddSlotsRange(Range.create(from, to)));
-        }
-        awaitAllKnown(deadline);
-        for (int i = 0; i < masters; i++) {
-            String masterId = ids.get(nodes.get(i));
-            for (int r = 0; r < replicasPerMaster; r++) {
-                RedisServer replica = nodes.get(masters + i * replicasPerMaster + r);
-                call(replica, commands -> commands.clusterReplicate(masterId));
-            }
-        }
-        awaitHealthy(remaining(deadline));
     }
 
     /**
@@ -144,15 +118,15 @@ public final class RedisClusterSet implements AutoCloseable {
 
     /** The masters that serve slots now, as a running node reports them. */
     public List<RedisServer> masters() {
-        return topology().stream().filter(n -> n.master() && !n.failed() && !n.slots().isEmpty())
-                .map(n -> byId(n.id())).collect(Collectors.toList());
+        return topology.current().stream().filter(n -> n.master() && !n.failed() && !n.slots().isEmpty())
+                .map(n -> topology.byId(n.id())).collect(Collectors.toList());
     }
 
     /** The master serving a slot now, as a running node reports it. */
     public RedisServer masterOfSlot(int slot) {
-        for (NodeView view : topology()) {
+        for (ClusterNodeView view : topology.current()) {
             if (view.master() && !view.failed() && view.serves(slot)) {
-                return byId(view.id());
+                return topology.byId(view.id());
             }
         }
         throw new RedisServerException("no master serves slot " + slot + " in " + describe());
@@ -170,7 +144,7 @@ public final class RedisClusterSet implements AutoCloseable {
      */
     public List<RedisServer> replicasOf(RedisServer master) {
         String masterId = nodeId(master);
-        return topology().stream().filter(n -> masterId.equals(n.masterId())).map(n -> byId(n.id()))
+        return topology.current().stream().filter(n -> masterId.equals(n.masterId())).map(n -> topology.byId(n.id()))
                 .collect(Collectors.toList());
     }
 
@@ -245,75 +219,20 @@ public final class RedisClusterSet implements AutoCloseable {
 
     /**
      * Starts moving a slot and stops half way, so a test can see {@code ASK} redirects: after this the source still
-     * serves the slot, keys moved by {@link SlotMigration#moveKeys()} are on the target.
+     * serves the slot, keys moved by {@link ClusterSlotMigration#moveKeys()} are on the target.
      *
      * @param slot the slot to move
-     * @param target the master that serves it after {@link SlotMigration#finish()}
+     * @param target the master that serves it after {@link ClusterSlotMigration#finish()}
      * @return the migration in progress
      */
-    public SlotMigration beginMigration(int slot, RedisServer target) {
+    public ClusterSlotMigration beginMigration(int slot, RedisServer target) {
         RedisServer source = masterOfSlot(slot);
         if (source == target) {
             throw new IllegalArgumentException(target + " already serves slot " + slot);
         }
         call(target, commands -> commands.clusterSetSlotImporting(slot, nodeId(source)));
         call(source, commands -> commands.clusterSetSlotMigrating(slot, nodeId(target)));
-        return new SlotMigration(slot, source, target);
-    }
-
-    /** A slot migration in progress; see {@link #beginMigration}. */
-    public final class SlotMigration {
-
-        private final int slot;
-        private final RedisServer source;
-        private final RedisServer target;
-
-        private SlotMigration(int slot, RedisServer source, RedisServer target) {
-            this.slot = slot;
-            this.source = source;
-            this.target = target;
-        }
-
-        /** Moves every key of the slot from the source to the target ({@code MIGRATE ... KEYS}). */
-        public SlotMigration moveKeys() {
-            while (true) {
-                List<String> keys = call(source, commands -> commands.clusterGetKeysInSlot(slot, 100));
-                if (keys.isEmpty()) {
-                    return this;
-                }
-                call(source, commands -> commands.migrate(target.host(), target.port(), 0, 5_000,
-                        MigrateArgs.Builder.keys(keys)));
-            }
-        }
-
-        /** Moves the keys left, assigns the slot to the target on every master, and waits until all agree. */
-        public void finish() {
-            moveKeys();
-            String targetId = nodeId(target);
-            call(target, commands -> commands.clusterSetSlotNode(slot, targetId));
-            call(source, commands -> commands.clusterSetSlotNode(slot, targetId));
-            for (RedisServer master : masters()) {
-                if (master != source && master != target) {
-                    call(master, commands -> commands.clusterSetSlotNode(slot, targetId));
-                }
-            }
-            long deadline = System.nanoTime() + FORM_TIMEOUT.toNanos();
-            while (true) {
-                boolean agreed = true;
-                for (RedisServer node : runningNodes()) {
-                    agreed &= topologySeenBy(node).stream()
-                            .anyMatch(n -> n.id().equals(targetId) && n.serves(slot));
-                }
-                if (agreed) {
-                    return;
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new RedisServerException("nodes did not agree that " + target + " serves slot " + slot
-                            + " within " + FORM_TIMEOUT + "\n" + describe());
-                }
-                Sleeps.sleep(POLL);
-            }
-        }
+        return new ClusterSlotMigration(this, slot, source, target);
     }
 
     /**
@@ -327,7 +246,7 @@ public final class RedisClusterSet implements AutoCloseable {
         String problem = "";
         while (true) {
             try {
-                problem = healthProblem();
+                problem = topology.healthProblem();
                 if (problem == null) {
                     return;
                 }
@@ -355,147 +274,19 @@ public final class RedisClusterSet implements AutoCloseable {
 
     /** {@code CLUSTER NODES} of the first running node, for error messages. */
     public String describe() {
-        for (RedisServer node : runningNodes()) {
-            try {
-                return "CLUSTER NODES of " + node.port() + ":\n" + call(node, commands -> commands.clusterNodes());
-            } catch (RedisException e) {
-                // try the next
-            }
-        }
-        return "(no node answers)";
+        return topology.describe();
     }
 
-    private @Nullable String healthProblem() {
-        String firstView = null;
-        for (RedisServer node : runningNodes()) {
-            String info = call(node, commands -> commands.clusterInfo());
-            if (!info.contains("cluster_state:ok")) {
-                return node.port() + " says " + info.lines().filter(l -> l.startsWith("cluster_state")).findFirst()
-                        .orElse("no cluster_state");
-            }
-            List<NodeView> view = topologySeenBy(node);
-            String roles = view.stream().map(NodeView::signature).sorted().collect(Collectors.joining(";"));
-            if (firstView == null) {
-                firstView = roles;
-            } else if (!firstView.equals(roles)) {
-                return "nodes disagree on roles or slot owners";
-            }
-            for (NodeView n : view) {
-                if (n.myself() && !n.master()) {
-                    String replication = call(node, commands -> commands.info("replication"));
-                    if (!replication.contains("master_link_status:up")) {
-                        return "replica " + node.port() + " is not in sync with its master";
-                    }
-                }
-            }
-        }
-        return null;
+    /** How the running nodes see the cluster now. */
+    ClusterTopology topology() {
+        return topology;
     }
 
-    private void awaitAllKnown(long deadline) {
-        for (RedisServer node : nodes) {
-            while (true) {
-                List<NodeView> view = topologySeenBy(node);
-                if (view.size() == nodes.size() && view.stream().noneMatch(NodeView::handshaking)) {
-                    break;
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new RedisServerException(node + " did not learn all " + nodes.size() + " nodes within "
-                            + FORM_TIMEOUT + "; it knows:\n" + call(node, commands -> commands.clusterNodes()));
-                }
-                Sleeps.sleep(POLL);
-            }
-        }
-    }
-
-    private List<RedisServer> runningNodes() {
-        return nodes.stream().filter(n -> n.isRunning() && !n.isPaused()).collect(Collectors.toList());
-    }
-
-    private List<NodeView> topology() {
-        RedisException last = null;
-        for (RedisServer node : runningNodes()) {
-            try {
-                return topologySeenBy(node);
-            } catch (RedisException e) {
-                last = e;
-            }
-        }
-        throw new RedisServerException("no node of " + this + " answers", last);
-    }
-
-    private static List<NodeView> topologySeenBy(RedisServer node) {
-        String text = call(node, commands -> commands.clusterNodes());
-        return text.lines().filter(l -> !l.isBlank()).map(NodeView::parse).collect(Collectors.toList());
-    }
-
-    private RedisServer byId(String id) {
-        for (Map.Entry<RedisServer, String> entry : ids.entrySet()) {
-            if (entry.getValue().equals(id)) {
-                return entry.getKey();
-            }
-        }
-        throw new RedisServerException("node id " + id + " is not part of " + this);
-    }
-
-    private static <T> T call(RedisServer node, Function<RedisCommands<String, String>, T> body) {
+    static <T> T call(RedisServer node, Function<RedisCommands<String, String>, T> body) {
         return LettuceCalls.call(LettuceCalls.uriOf(node), body);
     }
 
-    private static Duration remaining(long deadline) {
+    static Duration remaining(long deadline) {
         return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-    }
-
-    /** One line of {@code CLUSTER NODES}. */
-    private record NodeView(String id, String flags, String masterId, List<int[]> slots) {
-
-        static NodeView parse(String line) {
-            String[] parts = line.trim().split(" ");
-            List<int[]> slots = new ArrayList<>();
-            for (int i = 8; i < parts.length; i++) {
-                if (parts[i].startsWith("[")) {
-                    continue; // a slot being imported or migrated
-                }
-                String[] range = parts[i].split("-");
-                int from = Integer.parseInt(range[0]);
-                slots.add(new int[] { from, (range.length > 1) ? Integer.parseInt(range[1]) : from });
-            }
-            return new NodeView(parts[0], parts[2], parts[3], slots);
-        }
-
-        boolean master() {
-            return flags.contains("master");
-        }
-
-        boolean myself() {
-            return flags.contains("myself");
-        }
-
-        boolean failed() {
-            return flags.contains("fail") && !flags.contains("fail?");
-        }
-
-        boolean handshaking() {
-            return flags.contains("handshake") || flags.contains("noaddr");
-        }
-
-        boolean serves(int slot) {
-            return slots.stream().anyMatch(r -> r[0] <= slot && slot <= r[1]);
-        }
-
-        /** Role, master, slots and a confirmed failure: what every node must agree on. */
-        String signature() {
-            return id + ":" + (master() ? "master" : "replica") + ":" + masterId + ":" + (failed() ? "fail" : "ok")
-                    + ":" + slotText();
-        }
-
-        String slotText() {
-            return slots.stream().map(r -> r[0] + "-" + r[1]).collect(Collectors.joining(","));
-        }
-
-        @Override
-        public String toString() {
-            return id + " " + flags + " " + slotText();
-        }
     }
 }

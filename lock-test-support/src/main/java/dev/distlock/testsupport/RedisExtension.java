@@ -39,6 +39,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * </ul>
  * Servers are numbered as in {@link #servers()}: for {@link #withReplicas(int)}, the master is server 0 and
  * replica {@code i} is server {@code i + 1}.
+ *
+ * <p>Over 300 lines on purpose: one lifecycle (class or test scope, external Redis, replicas) behind three factory
+ * families and their accessors.
  */
 public final class RedisExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         AfterEachCallback {

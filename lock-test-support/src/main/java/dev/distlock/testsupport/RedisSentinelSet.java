@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #close()} stops the Sentinels, then every data server; every wait is bounded and fails with the
  *       state it last saw.</li>
  * </ul>
+ *
+ * <p>Over 300 lines on purpose: its public controls (failover, partitions, roles) each need a documented, bounded
+ * wait on the same Sentinel and replica state; formation alone is short.
  */
 public final class RedisSentinelSet implements AutoCloseable {
 

@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  *       A JVM shutdown hook kills every server still running when the JVM exits.</li>
  * </ul>
  * All methods are thread-safe.
+ *
+ * <p>Over 300 lines on purpose: the process lifecycle (launch, readiness, stop, kill, pause, restart) shares one
+ * lock and one {@code Process} field, and splitting it would spread that state over classes.
  */
 public final class RedisServer implements AutoCloseable {
 

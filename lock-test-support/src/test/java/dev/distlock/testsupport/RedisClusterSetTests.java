@@ -47,7 +47,7 @@ class RedisClusterSetTests {
             RedisServer source = cluster.masterOfSlot(slot);
             RedisServer target = cluster.masters().stream().filter(m -> m != source).findFirst().orElseThrow();
 
-            RedisClusterSet.SlotMigration migration = cluster.beginMigration(slot, target);
+            ClusterSlotMigration migration = cluster.beginMigration(slot, target);
             migration.moveKeys();
             assertThat(commands.get(key)).as("ASK redirect while migrating").isEqualTo("owner");
             migration.finish();
