@@ -59,4 +59,14 @@ public interface LockLease extends AutoCloseable {
      */
     @Override
     void close();
+
+    /**
+     * Releases this acquisition like {@link #close()}, without blocking the calling thread (for reactive and
+     * asynchronous code). The stage completes once Redis answered, or fails with {@link LockLostException} if the
+     * lease had been lost. The default runs {@link #close()} on the common pool; the library's leases release
+     * without occupying a thread.
+     */
+    default java.util.concurrent.CompletionStage<Void> closeAsync() {
+        return java.util.concurrent.CompletableFuture.runAsync(this::close);
+    }
 }

@@ -1,5 +1,9 @@
 package dev.distlock.core.internal;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,11 +56,25 @@ final class DefaultLockLease implements LockLease {
 
     @Override
     public void close() {
-        if (this.closed.compareAndSet(false, true)) {
-            // A nested lease's listeners must not outlive it on the hold the outer lease keeps.
-            this.listeners.forEach(this.hold::removeLossListener);
-            this.releaser.releaseOne(this.hold);
+        try {
+            closeAsync().toCompletableFuture().join();
         }
+        catch (CompletionException ex) {
+            if (ex.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw ex;
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> closeAsync() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // A nested lease's listeners must not outlive it on the hold the outer lease keeps.
+        this.listeners.forEach(this.hold::removeLossListener);
+        return this.releaser.releaseOne(this.hold);
     }
 
     @Override
@@ -64,10 +82,10 @@ final class DefaultLockLease implements LockLease {
         return "LockLease[name=" + name() + ", fencingToken=" + fencingToken() + ", held=" + isHeld() + "]";
     }
 
-    /** Releases one open lease of a hold; the last one releases the key. */
+    /** Releases one open lease of a hold without blocking; the last one releases the key. */
     @FunctionalInterface
     interface HoldReleaser {
 
-        void releaseOne(Hold hold);
+        CompletableFuture<Void> releaseOne(Hold hold);
     }
 }

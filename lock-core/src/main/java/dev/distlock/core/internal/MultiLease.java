@@ -1,5 +1,13 @@
 package dev.distlock.core.internal;
 
+import java.util.concurrent.CompletionStage;
+
+import java.util.concurrent.CompletionException;
+
+import java.util.concurrent.CompletableFuture;
+
+import java.util.ArrayList;
+
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -71,6 +79,39 @@ final class MultiLease implements LockLease {
         if (this.closed.compareAndSet(false, true)) {
             closeAll(this.parts);
         }
+    }
+
+    @Override
+    public CompletionStage<Void> closeAsync() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // All parts are released together; the first failure (in reverse order) is reported, others suppressed.
+        List<CompletableFuture<Void>> parts = new ArrayList<>();
+        for (int i = this.parts.size() - 1; i >= 0; i--) {
+            parts.add(this.parts.get(i).closeAsync().toCompletableFuture());
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((ignored, ex) -> {
+            RuntimeException failure = null;
+            for (CompletableFuture<Void> part : parts) {
+                if (part.isCompletedExceptionally()) {
+                    Throwable cause = part.handle((v, e) -> (e instanceof CompletionException) ? e.getCause() : e)
+                        .join();
+                    RuntimeException error = (cause instanceof RuntimeException runtime) ? runtime
+                            : new CompletionException(cause);
+                    if (failure == null) {
+                        failure = error;
+                    }
+                    else {
+                        failure.addSuppressed(error);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return null;
+        });
     }
 
     /** Closes every lease in reverse order; the first failure is thrown with the others suppressed. */

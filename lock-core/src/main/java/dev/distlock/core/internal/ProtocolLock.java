@@ -144,7 +144,7 @@ public final class ProtocolLock implements DistributedLock {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().put(threadKey(thread), hold);
         this.engine.watchdog().watch(hold);
-        return new DefaultLockLease(hold, this::releaseOne);
+        return new DefaultLockLease(hold, this::releaseOneAsync);
     }
 
     private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime) {
@@ -200,17 +200,39 @@ public final class ProtocolLock implements DistributedLock {
         if (!hold.retain()) {
             return null;
         }
-        return new DefaultLockLease(hold, this::releaseOne);
+        return new DefaultLockLease(hold, this::releaseOneAsync);
     }
 
     /** Drops one open lease of {@code hold}; the last one stops renewal and then deletes the key if still ours. */
     void releaseOne(Hold hold) {
-        boolean last = hold.releaseOne();
+        try {
+            releaseOneAsync(hold).join();
+        }
+        catch (CompletionException ex) {
+            if (ex.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * Drops one open lease of {@code hold} without blocking; the last one stops renewal and then deletes the key if
+     * still ours. The future fails with {@link LockLostException} when the lease had been lost.
+     */
+    CompletableFuture<Void> releaseOneAsync(Hold hold) {
+        boolean last;
+        try {
+            last = hold.releaseOne();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
         if (!last) {
             if (hold.state() == Hold.State.LOST) {
-                throw lost(hold, "released a nested acquisition after the loss");
+                return CompletableFuture.failedFuture(lost(hold, "released a nested acquisition after the loss"));
             }
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         this.engine.watchdog().unwatch(hold);
         Thread thread = hold.thread();
@@ -221,23 +243,23 @@ public final class ProtocolLock implements DistributedLock {
             hold.markLost(LeaseLoss.Reason.EXPIRED);
             // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
             this.engine.releaseQuietly(this.protocol, hold.owner());
-            throw lost(hold, "it was no longer valid when released");
+            return CompletableFuture.failedFuture(lost(hold, "it was no longer valid when released"));
         }
-        boolean deleted;
-        try {
-            deleted = this.protocol.release(hold.owner()).join();
-        }
-        catch (CompletionException ex) {
-            // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so the
-            // lock frees as soon as Redis answers (e.g. after a failover) rather than when its lease ends.
-            logger.warn("Releasing lock '{}' (owner {}) failed: {}; retrying in the background until its lease ends",
-                    name(), hold.owner(), String.valueOf(ex.getCause()));
-            this.engine.releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
-            return;
-        }
-        if (!deleted) {
-            throw lost(hold, "at release the key was missing or owned by another owner; nothing was deleted");
-        }
+        return this.protocol.release(hold.owner()).handle((deleted, ex) -> {
+            if (ex != null) {
+                // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so
+                // the lock frees as soon as Redis answers (e.g. after a failover) rather than when its lease ends.
+                logger.warn("Releasing lock '{}' (owner {}) failed: {}; retrying in the background until its lease "
+                        + "ends", name(), hold.owner(), String.valueOf((ex instanceof CompletionException)
+                                ? ex.getCause() : ex));
+                this.engine.releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
+                return null;
+            }
+            if (!deleted) {
+                throw lost(hold, "at release the key was missing or owned by another owner; nothing was deleted");
+            }
+            return null;
+        });
     }
 
     @Override
@@ -268,7 +290,7 @@ public final class ProtocolLock implements DistributedLock {
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
-            if (!lease.complete(new DefaultLockLease(hold, this::releaseOne))) {
+            if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();

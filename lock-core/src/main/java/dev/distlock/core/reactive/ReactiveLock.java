@@ -17,8 +17,8 @@ import reactor.core.scheduler.Schedulers;
  * <p><b>Non-blocking.</b> Subscribing sends the acquisition and returns; no thread waits for the lock. The lease is
  * emitted on {@link Schedulers#parallel()}: never on a Redis I/O thread, and never on the lock client's completion
  * executor, which work that follows must not occupy (a blocking call there would stall every acquisition of the
- * client). Releasing needs one round trip, which {@link #release(LockLease)} runs on
- * {@link Schedulers#boundedElastic()}, so no event-loop thread waits for it either.
+ * client). Releasing needs one round trip, which {@link #release(LockLease)} sends without waiting for it
+ * ({@link LockLease#closeAsync()}), so no thread waits for it either.
  *
  * <p><b>Ownership.</b> The lease belongs to whoever holds the handle, not to a thread: acquisitions are not reentrant
  * (a second acquisition of a held lock waits like any other owner). Reentrancy in reactive code goes through the
@@ -79,6 +79,6 @@ public final class ReactiveLock {
      */
     public static Mono<Void> release(LockLease lease) {
         Objects.requireNonNull(lease, "lease must not be null");
-        return Mono.fromRunnable(lease::close).subscribeOn(Schedulers.boundedElastic()).then();
+        return Mono.defer(() -> Mono.fromCompletionStage(lease.closeAsync()));
     }
 }

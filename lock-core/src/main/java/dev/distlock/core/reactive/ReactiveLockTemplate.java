@@ -228,37 +228,21 @@ public final class ReactiveLockTemplate {
     }
 
     private Mono<Void> releaseAfterCompletion(LockLease lease) {
-        return Mono.<Void>fromRunnable(() -> {
-            try {
-                lease.close();
-            }
-            catch (LockLostException ex) {
-                if (this.lostLeasePolicy != LostLeasePolicy.IGNORE) {
-                    throw ex;
-                }
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
+        return ReactiveLock.release(lease).onErrorResume(LockLostException.class,
+                (ex) -> (this.lostLeasePolicy == LostLeasePolicy.IGNORE) ? Mono.empty() : Mono.error(ex));
     }
 
     private Mono<Void> releaseAfterError(LockLease lease, Throwable failure) {
-        return Mono.<Void>fromRunnable(() -> {
-            try {
-                lease.close();
-            }
-            catch (RuntimeException ex) {
-                failure.addSuppressed(ex);
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
+        return ReactiveLock.release(lease).onErrorResume(RuntimeException.class, (ex) -> {
+            failure.addSuppressed(ex);
+            return Mono.empty();
+        });
     }
 
     private Mono<Void> releaseAfterCancel(LockLease lease) {
-        return Mono.<Void>fromRunnable(() -> {
-            try {
-                lease.close();
-            }
-            catch (RuntimeException ex) {
-                logger.debug("Releasing lock '{}' after a cancel: {}", lease.name(), ex.getMessage());
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
+        return ReactiveLock.release(lease).onErrorResume(RuntimeException.class, (ex) -> {
+            logger.debug("Releasing lock '{}' after a cancel: {}", lease.name(), ex.getMessage());
+            return Mono.empty();
+        });
     }
 }

@@ -20,7 +20,6 @@ import dev.distlock.spring.aop.ReactiveServices.CounterService;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -168,10 +167,6 @@ class ReactiveLockingWebFluxTests {
         assertThat(blockingCalls).isEmpty();
     }
 
-    @Disabled("Stalls: after the first increment the other requests wait their whole 60 s wait time although the"
-            + " lock key is gone (also without BlockHound). The same 50 calls subscribed from the test thread pass"
-            + " (fiftyConcurrentSubscriptionsCountExactly); subscribed from Reactor/Netty threads they stall."
-            + " To be investigated with the lock-core waiting code; see the starter report.")
     @Test
     void fiftyConcurrentRequestsCountExactlyWithoutBlockingAReactorThread() {
         WebTestClient client = WebTestClient.bindToServer()
