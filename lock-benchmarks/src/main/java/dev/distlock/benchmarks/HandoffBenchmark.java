@@ -3,7 +3,7 @@ package dev.distlock.benchmarks;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
@@ -68,7 +68,7 @@ public class HandoffBenchmark {
         return holdBriefly(this.second.getLock("handoff"));
     }
 
-    private static long holdBriefly(DistributedLock lock) throws InterruptedException {
+    private static long holdBriefly(RedisLock lock) throws InterruptedException {
         try (LockLease lease = lock.acquire(Duration.ofSeconds(10))) {
             Thread.onSpinWait();
             return lease.fencingToken();

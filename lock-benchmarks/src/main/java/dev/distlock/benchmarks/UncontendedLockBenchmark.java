@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
@@ -39,7 +39,7 @@ public class UncontendedLockBenchmark {
 
     private RedisLockClient locks;
 
-    private DistributedLock lock;
+    private RedisLock lock;
 
     private StatefulRedisConnection<String, String> raw;
 

@@ -101,12 +101,12 @@ public final class LockTemplate {
     }
 
     /**
-     * Runs {@code action} holding {@code lock}: the general form the other methods and the {@code @DistributedLock}
+     * Runs {@code action} holding {@code lock}: the general form the other methods and the {@code @RedisLock}
      * advice use.
      *
      * @param leaseTime a fixed lease, or null for a watchdog-renewed one
      */
-    public <T extends @Nullable Object, E extends Throwable> T execute(DistributedLock lock, Duration waitTime,
+    public <T extends @Nullable Object, E extends Throwable> T execute(RedisLock lock, Duration waitTime,
             @Nullable Duration leaseTime, LockCallback<T, E> action) throws E {
         LockLease lease = acquire(lock, waitTime, leaseTime);
         return runHolding(lease, action);
@@ -141,7 +141,7 @@ public final class LockTemplate {
         return acquire(this.client.getLock(name), waitTime, this.defaultLeaseTime);
     }
 
-    private LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {
+    private LockLease acquire(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime) {
         try {
             // The lock's own refusal names the holder it saw.
             return (leaseTime != null) ? lock.acquire(waitTime, leaseTime) : lock.acquire(waitTime);
@@ -152,7 +152,7 @@ public final class LockTemplate {
         }
     }
 
-    private Optional<LockLease> tryAcquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {
+    private Optional<LockLease> tryAcquire(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime) {
         try {
             return (leaseTime != null) ? lock.tryAcquire(waitTime, leaseTime) : lock.tryAcquire(waitTime);
         }

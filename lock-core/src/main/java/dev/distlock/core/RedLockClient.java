@@ -39,7 +39,7 @@ import io.lettuce.core.RedisException;
  * and can grant the lock again (run nodes with persistence or delay their restart by a lease). Where correctness
  * depends on exclusion, have the protected resource check fencing tokens or use a consensus system.
  *
- * <p>Locks are reentrant per thread like {@link DistributedLock}. All nodes must be reachable when the client is
+ * <p>Locks are reentrant per thread like {@link RedisLock}. All nodes must be reachable when the client is
  * created; afterwards any minority may fail. A release that too few nodes answer has an unknown outcome: closing the
  * lease then returns, and the release is retried in the background until the lease could have ended.
  */
@@ -97,7 +97,7 @@ public final class RedLockClient implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the name is invalid
      */
-    public DistributedLock getLock(String name) {
+    public RedisLock getLock(String name) {
         return new ProtocolLock(this.engine, RedLocks.protocol(this.engine, this.nodes, name, this.nodeTimeout));
     }
 

@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The entry point: hands out {@link DistributedLock}s by name over one Redis deployment. One per application is the
+ * The entry point: hands out {@link RedisLock}s by name over one Redis deployment. One per application is the
  * intended use; it is thread-safe and cheap to share.
  *
  * <p>Standalone and Sentinel deployments are reached through a {@link RedisClient}, Redis Cluster through a
@@ -177,7 +177,7 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the name is null, blank or longer than
      * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
      */
-    public DistributedLock getLock(String name) {
+    public RedisLock getLock(String name) {
         return ProtocolLock.reentrant(this.engine, name);
     }
 
@@ -188,7 +188,7 @@ public final class RedisLockClient implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the name is invalid
      */
-    public DistributedLock getFairLock(String name) {
+    public RedisLock getFairLock(String name) {
         return ProtocolLock.fair(this.engine, name);
     }
 
@@ -197,7 +197,7 @@ public final class RedisLockClient implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the name is invalid
      */
-    public ReadWriteDistributedLock getReadWriteLock(String name) {
+    public ReadWriteRedisLock getReadWriteLock(String name) {
         return ReadWriteProtocols.readWriteLock(this.engine, name);
     }
 
@@ -207,12 +207,12 @@ public final class RedisLockClient implements AutoCloseable {
      *
      * @throws IllegalArgumentException if no name is given or one is invalid
      */
-    public DistributedLock getMultiLock(Collection<String> names) {
+    public RedisLock getMultiLock(Collection<String> names) {
         return MultiLock.of(this.engine, List.copyOf(names));
     }
 
     /** Varargs form of {@link #getMultiLock(Collection)}. */
-    public DistributedLock getMultiLock(String... names) {
+    public RedisLock getMultiLock(String... names) {
         return getMultiLock(Arrays.asList(names));
     }
 

@@ -1,7 +1,7 @@
 /**
  * Distributed locks on Redis: the public API.
  *
- * <p>Start with {@link dev.distlock.core.RedisLockClient}, get a {@link dev.distlock.core.DistributedLock} by name,
+ * <p>Start with {@link dev.distlock.core.RedisLockClient}, get a {@link dev.distlock.core.RedisLock} by name,
  * and hold it through a {@link dev.distlock.core.LockLease}; or use {@link dev.distlock.core.LockTemplate} for the
  * callback style. Everything under {@code dev.distlock.core.internal} is implementation and may change.
  */

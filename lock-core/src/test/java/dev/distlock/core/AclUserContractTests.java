@@ -79,12 +79,12 @@ class AclUserContractTests extends LockContractTests {
     }
 
     @Override
-    protected DistributedLock firstClientLock(String name) {
+    protected RedisLock firstClientLock(String name) {
         return this.first.getLock(name);
     }
 
     @Override
-    protected DistributedLock secondClientLock(String name) {
+    protected RedisLock secondClientLock(String name) {
         return this.second.getLock(name);
     }
 
@@ -96,7 +96,7 @@ class AclUserContractTests extends LockContractTests {
 
     @Test
     void readWriteAndMultiLocksWorkAsTheLockUserToo() throws Exception {
-        ReadWriteDistributedLock rw = this.first.getReadWriteLock("acl-rw");
+        ReadWriteRedisLock rw = this.first.getReadWriteLock("acl-rw");
         try (LockLease read = rw.readLock().acquire(Duration.ofSeconds(5))) {
             assertThat(read.isHeld()).isTrue();
         }

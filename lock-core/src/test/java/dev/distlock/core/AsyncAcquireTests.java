@@ -37,7 +37,7 @@ class AsyncAcquireTests {
 
     @Test
     void asyncAcquisitionsAreNotReentrant(RedisLockClient client) throws Exception {
-        DistributedLock lock = client.getLock("async-exclusive");
+        RedisLock lock = client.getLock("async-exclusive");
         LockLease first = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertThatExceptionOfType(ExecutionException.class)
             .isThrownBy(() -> lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS))

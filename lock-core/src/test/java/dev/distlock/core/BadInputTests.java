@@ -73,7 +73,7 @@ class BadInputTests {
 
     @Test
     void zeroAndNegativeLeasesAreRejected() {
-        DistributedLock lock = this.client.getLock("durations");
+        RedisLock lock = this.client.getLock("durations");
         assertThatIllegalArgumentException().isThrownBy(() -> lock.acquire(Duration.ofSeconds(1), Duration.ZERO))
             .withMessageContaining("leaseTime must be positive");
         assertThatIllegalArgumentException()
@@ -86,7 +86,7 @@ class BadInputTests {
 
     @Test
     void negativeWaitIsRejectedWithAHint() {
-        DistributedLock lock = this.client.getLock("durations");
+        RedisLock lock = this.client.getLock("durations");
         assertThatIllegalArgumentException().isThrownBy(() -> lock.acquire(Duration.ofMillis(-1)))
             .withMessageContaining("waitTime must not be negative")
             .withMessageContaining("zero for a single attempt");
@@ -96,7 +96,7 @@ class BadInputTests {
 
     @Test
     void absurdlyLongLeaseIsRejected() {
-        DistributedLock lock = this.client.getLock("durations");
+        RedisLock lock = this.client.getLock("durations");
         assertThatIllegalArgumentException()
             .isThrownBy(() -> lock.acquire(Duration.ZERO, Duration.ofSeconds(Long.MAX_VALUE)))
             .withMessageContaining("longer than the maximum");

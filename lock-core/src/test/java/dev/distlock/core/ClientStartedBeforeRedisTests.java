@@ -76,7 +76,7 @@ class ClientStartedBeforeRedisTests {
             System.out.println("connected " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back)
                     + " ms after redis-server started");
 
-            DistributedLock lock = client.getLock("early");
+            RedisLock lock = client.getLock("early");
             LockLease first = lock.acquire(Duration.ofSeconds(1));
             assertThat(first.fencingToken()).isPositive();
             assertThat(client.inspect("early").held()).isTrue();

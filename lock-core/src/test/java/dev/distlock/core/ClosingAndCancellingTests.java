@@ -80,7 +80,7 @@ class ClosingAndCancellingTests {
         }
     }
 
-    private static DistributedLock lock(RedisLockClient client, String kind) {
+    private static RedisLock lock(RedisLockClient client, String kind) {
         return "write".equals(kind) ? client.getReadWriteLock("closing").writeLock() : client.getLock("closing");
     }
 }

@@ -58,7 +58,7 @@ class FairLockTests {
         int count = 10;
         for (int i = 0; i < count; i++) {
             int arrival = i;
-            DistributedLock lock = lockClients.get(i % 3).getFairLock("fair");
+            RedisLock lock = lockClients.get(i % 3).getFairLock("fair");
             waiters.add(this.pool.submit(() -> {
                 try (LockLease lease = lock.acquire(Duration.ofSeconds(30))) {
                     handoffNanos.add(System.nanoTime() - releasedAt[0]);

@@ -60,7 +60,7 @@ class LeaseEventsTests {
 
     @Test
     void heldLeasesListWhatThisClientHoldsUntilReleased() throws Exception {
-        DistributedLock lock = this.client.getLock("listed");
+        RedisLock lock = this.client.getLock("listed");
         try (LockLease lease = lock.acquire(Duration.ZERO); LockLease nested = lock.acquire(Duration.ZERO)) {
             await().atMost(Duration.ofSeconds(5)).until(() -> this.client.heldLeases().get(0).renewals() > 0);
             HeldLease held = this.client.heldLeases().get(0);

@@ -24,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 abstract class LockContractTests {
 
     /** The lock {@code name} as seen by the first client. */
-    protected abstract DistributedLock firstClientLock(String name);
+    protected abstract RedisLock firstClientLock(String name);
 
     /** The lock {@code name} as seen by a second, independent client. */
-    protected abstract DistributedLock secondClientLock(String name);
+    protected abstract RedisLock secondClientLock(String name);
 
     /** Deletes every key of the lock behind its holder's back (keeping the fencing counter). */
     protected abstract void deleteLockState(String name);
@@ -42,7 +42,7 @@ abstract class LockContractTests {
         try {
             List<Future<?>> workers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                DistributedLock lock = (t % 2 == 0) ? firstClientLock("contract") : secondClientLock("contract");
+                RedisLock lock = (t % 2 == 0) ? firstClientLock("contract") : secondClientLock("contract");
                 String who = "worker" + t;
                 workers.add(pool.submit(() -> {
                     for (int i = 0; i < 10_000 && System.nanoTime() < until; i++) {
@@ -74,7 +74,7 @@ abstract class LockContractTests {
 
     @Test
     void reentersToDepthThreeAndReleasesOnTheLastClose() throws Exception {
-        DistributedLock lock = firstClientLock("reentry");
+        RedisLock lock = firstClientLock("reentry");
         LockLease outer = lock.acquire(Duration.ZERO);
         LockLease middle = lock.acquire(Duration.ZERO);
         LockLease inner = lock.acquire(Duration.ZERO);
@@ -107,7 +107,7 @@ abstract class LockContractTests {
 
     @Test
     void lostLeaseIsReportedAndReentryIsRefused() throws Exception {
-        DistributedLock lock = firstClientLock("lost");
+        RedisLock lock = firstClientLock("lost");
         LockLease lease = lock.acquire(Duration.ZERO);
         CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
         lease.addLossListener(lost::complete);

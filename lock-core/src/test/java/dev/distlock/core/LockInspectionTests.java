@@ -72,7 +72,7 @@ class LockInspectionTests {
 
     @Test
     void inspectionCountsTheCallingThreadsReentrantHolds() throws Exception {
-        DistributedLock lock = this.orders.getLock("mine");
+        RedisLock lock = this.orders.getLock("mine");
         try (LockLease outer = lock.acquire(Duration.ZERO); LockLease inner = lock.acquire(Duration.ZERO)) {
             assertThat(this.orders.inspect("mine").currentThreadHoldCount()).isEqualTo(2);
         }
@@ -86,7 +86,7 @@ class LockInspectionTests {
 
     @Test
     void inspectionSeesReadAndWriteHolds() throws Exception {
-        ReadWriteDistributedLock rw = this.orders.getReadWriteLock("doc");
+        ReadWriteRedisLock rw = this.orders.getReadWriteLock("doc");
         try (LockLease write = rw.writeLock().acquire(Duration.ZERO)) {
             LockInfo info = this.billing.inspect("doc");
             assertThat(info.mode()).isEqualTo(LockInfo.Mode.WRITE);

@@ -11,7 +11,7 @@ class LockKindContractTests {
     class ReentrantLockContractTests extends SingleServerContract {
 
         @Override
-        protected BiFunction<RedisLockClient, String, DistributedLock> kind() {
+        protected BiFunction<RedisLockClient, String, RedisLock> kind() {
             return RedisLockClient::getLock;
         }
     }
@@ -20,7 +20,7 @@ class LockKindContractTests {
     class FairLockContractTests extends SingleServerContract {
 
         @Override
-        protected BiFunction<RedisLockClient, String, DistributedLock> kind() {
+        protected BiFunction<RedisLockClient, String, RedisLock> kind() {
             return RedisLockClient::getFairLock;
         }
     }
@@ -29,7 +29,7 @@ class LockKindContractTests {
     class WriteLockContractTests extends SingleServerContract {
 
         @Override
-        protected BiFunction<RedisLockClient, String, DistributedLock> kind() {
+        protected BiFunction<RedisLockClient, String, RedisLock> kind() {
             return (client, name) -> client.getReadWriteLock(name).writeLock();
         }
     }
@@ -38,7 +38,7 @@ class LockKindContractTests {
     class MultiLockContractTests extends SingleServerContract {
 
         @Override
-        protected BiFunction<RedisLockClient, String, DistributedLock> kind() {
+        protected BiFunction<RedisLockClient, String, RedisLock> kind() {
             return (client, name) -> client.getMultiLock(name + "-b", name + "-a");
         }
 

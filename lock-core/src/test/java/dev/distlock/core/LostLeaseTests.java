@@ -66,7 +66,7 @@ class LostLeaseTests {
 
     @Test
     void flushAllMakesHoldersLostAndLaterTokensAreLargerThanAllEarlierOnes() throws Exception {
-        DistributedLock lock = this.client.getLock("flushed");
+        RedisLock lock = this.client.getLock("flushed");
         long highest = 0;
         for (int i = 0; i < 20; i++) {
             try (LockLease lease = lock.acquire(Duration.ZERO)) {
@@ -100,7 +100,7 @@ class LostLeaseTests {
 
     @Test
     void closingANestedLeaseUnregistersItsListeners() throws Exception {
-        DistributedLock lock = this.client.getLock("nested-listeners");
+        RedisLock lock = this.client.getLock("nested-listeners");
         LockLease outer = lock.acquire(Duration.ZERO);
         java.util.List<LeaseLoss> nestedLosses = new java.util.concurrent.CopyOnWriteArrayList<>();
         LockLease nested = lock.acquire(Duration.ZERO);

@@ -54,7 +54,7 @@ class MultiLockTests {
         try {
             List<Future<?>> workers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                DistributedLock lock = (t % 2 == 0) ? this.first.getMultiLock("a", "b")
+                RedisLock lock = (t % 2 == 0) ? this.first.getMultiLock("a", "b")
                         : this.second.getMultiLock("b", "a");
                 workers.add(pool.submit(() -> {
                     // A deadlock shows as a LockNotAcquiredException after 5 s, or as a worker that never finishes.

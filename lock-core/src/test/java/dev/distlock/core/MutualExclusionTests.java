@@ -52,7 +52,7 @@ class MutualExclusionTests {
                 RedisCommands<String, String> counter = counters.get(t % 2);
                 String who = "client" + (t % 2) + "-thread" + t;
                 workers.add(pool.submit(() -> {
-                    DistributedLock lock = lockClient.getLock("counter");
+                    RedisLock lock = lockClient.getLock("counter");
                     for (int i = 0; i < 100_000 && System.nanoTime() < runUntil; i++) {
                         try (LockLease lease = lock.acquire(Duration.ofSeconds(10))) {
                             long start = System.nanoTime();

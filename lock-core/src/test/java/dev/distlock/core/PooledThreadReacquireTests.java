@@ -51,7 +51,7 @@ class PooledThreadReacquireTests {
 
     @Test
     void aFixedLeaseLeftToExpireDoesNotBlockTheThreadsNextAcquisition() throws Exception {
-        DistributedLock lock = this.client.getLock("expiring");
+        RedisLock lock = this.client.getLock("expiring");
         // A task takes a short fixed lease and lets it run out without closing it, a legitimate use of a fixed lease.
         LockLease first = onPooledThread(() -> lock.acquire(Duration.ZERO, Duration.ofMillis(300)));
         await().atMost(Duration.ofSeconds(10)).until(() -> !first.isHeld() && this.raw.exists("lock:{expiring}") == 0);
@@ -79,7 +79,7 @@ class PooledThreadReacquireTests {
         // A watchdog lease of 30 s ticks every 2.5 s: the thread comes back long before the watchdog sees the expiry.
         RedisLockClient slowTicks = this.clients.create(LockClientOptions.builder()
             .watchdogLease(Duration.ofSeconds(30)).build());
-        DistributedLock lock = slowTicks.getLock("expiring");
+        RedisLock lock = slowTicks.getLock("expiring");
         LockLease first = onPooledThread(() -> lock.acquire(Duration.ZERO, Duration.ofMillis(100)));
         await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.exists("lock:{expiring}") == 0);
         try (LockLease second = onPooledThread(() -> lock.acquire(Duration.ZERO))) {
@@ -91,7 +91,7 @@ class PooledThreadReacquireTests {
 
     @Test
     void aLostWatchdogLeaseBlocksReentryUntilItIsClosed() throws Exception {
-        DistributedLock lock = this.client.getLock("lost");
+        RedisLock lock = this.client.getLock("lost");
         LockLease first = onPooledThread(() -> lock.acquire(Duration.ZERO));
         this.raw.del("lock:{lost}");
         await().atMost(Duration.ofSeconds(10)).until(() -> !first.isHeld());

@@ -62,8 +62,8 @@ class ReadWriteLockTests {
             boolean writer = t < 2;
             RedisLockClient client = (t % 2 == 0) ? this.first : this.second;
             workers.add(this.pool.submit(() -> {
-                ReadWriteDistributedLock lock = client.getReadWriteLock("rw");
-                DistributedLock side = writer ? lock.writeLock() : lock.readLock();
+                ReadWriteRedisLock lock = client.getReadWriteLock("rw");
+                RedisLock side = writer ? lock.writeLock() : lock.readLock();
                 for (int i = 0; i < 10_000 && System.nanoTime() < until; i++) {
                     try (LockLease lease = side.acquire(Duration.ofSeconds(10))) {
                         long start = System.nanoTime();
@@ -106,7 +106,7 @@ class ReadWriteLockTests {
 
     @Test
     void writerMayDowngradeToARead() throws Exception {
-        ReadWriteDistributedLock lock = this.first.getReadWriteLock("rw");
+        ReadWriteRedisLock lock = this.first.getReadWriteLock("rw");
         LockLease write = lock.writeLock().acquire(Duration.ZERO);
         LockLease read = lock.readLock().acquire(Duration.ZERO);
         write.close();
@@ -118,7 +118,7 @@ class ReadWriteLockTests {
 
     @Test
     void upgradeFromReadToWriteFailsClearly() throws Exception {
-        ReadWriteDistributedLock lock = this.first.getReadWriteLock("rw");
+        ReadWriteRedisLock lock = this.first.getReadWriteLock("rw");
         try (LockLease read = lock.readLock().acquire(Duration.ZERO)) {
             assertThatIllegalStateException().isThrownBy(() -> lock.writeLock().acquire(Duration.ofSeconds(5)))
                 .withMessageContaining("upgrading would deadlock");
@@ -132,7 +132,7 @@ class ReadWriteLockTests {
         for (int t = 0; t < 4; t++) {
             RedisLockClient client = (t % 2 == 0) ? this.first : this.second;
             this.pool.submit(() -> {
-                DistributedLock read = client.getReadWriteLock("rw").readLock();
+                RedisLock read = client.getReadWriteLock("rw").readLock();
                 readersRunning.countDown();
                 for (int i = 0; i < 10_000 && System.nanoTime() < until; i++) {
                     // Overlapping reads: there is never a moment without a reader unless writers get preference.

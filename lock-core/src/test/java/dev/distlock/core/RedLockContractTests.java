@@ -50,12 +50,12 @@ class RedLockContractTests extends LockContractTests {
     }
 
     @Override
-    protected DistributedLock firstClientLock(String name) {
+    protected RedisLock firstClientLock(String name) {
         return this.first.getLock(name);
     }
 
     @Override
-    protected DistributedLock secondClientLock(String name) {
+    protected RedisLock secondClientLock(String name) {
         return this.second.getLock(name);
     }
 

@@ -197,7 +197,7 @@ class RedLockTests {
     void aReleaserCannotTakeTheLockBackWhileAnotherClientWaits() throws Exception {
         try (RedLockClient other = newClient(LockClientOptions.builder()
             .watchdogLease(LockClients.TEST_WATCHDOG_LEASE).build())) {
-            DistributedLock mine = this.client.getLock("red");
+            RedisLock mine = this.client.getLock("red");
             LockLease held = mine.acquire(Duration.ZERO, Duration.ofSeconds(60));
             CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red"), Duration.ofSeconds(30));
             Thread.sleep(500); // refused once, now waiting
@@ -232,7 +232,7 @@ class RedLockTests {
         return RedLockClient.create(masters, options, NODE_TIMEOUT);
     }
 
-    private static CompletableFuture<Optional<LockLease>> waitInThread(DistributedLock lock, Duration wait) {
+    private static CompletableFuture<Optional<LockLease>> waitInThread(RedisLock lock, Duration wait) {
         CompletableFuture<Optional<LockLease>> result = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try {

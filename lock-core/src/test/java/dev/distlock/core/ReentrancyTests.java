@@ -24,7 +24,7 @@ class ReentrancyTests {
     @Test
     void reentryToDepthThreeKeepsTheTokenAndOnlyTheLastCloseReleases(RedisLockClient client,
             RedisCommands<String, String> raw) throws Exception {
-        DistributedLock lock = client.getLock("reentrant");
+        RedisLock lock = client.getLock("reentrant");
         LockLease outer = lock.acquire(Duration.ZERO);
         LockLease middle = lock.acquire(Duration.ZERO);
         LockLease inner = client.getLock("reentrant").acquire(Duration.ZERO);
@@ -43,7 +43,7 @@ class ReentrancyTests {
 
     @Test
     void anotherThreadDoesNotReenterButWaits(RedisLockClient client) throws Exception {
-        DistributedLock lock = client.getLock("per-thread");
+        RedisLock lock = client.getLock("per-thread");
         try (LockLease lease = lock.acquire(Duration.ZERO)) {
             boolean acquiredElsewhere = CompletableFuture
                 .supplyAsync(() -> lock.tryAcquire().map((other) -> {
@@ -96,7 +96,7 @@ class ReentrancyTests {
     @Test
     void reentryAfterTheKeyWasDeletedFailsWithLostAndDoesNotRecreateIt(RedisLockClient client,
             RedisCommands<String, String> raw) throws Exception {
-        DistributedLock lock = client.getLock("deleted-at-depth-two");
+        RedisLock lock = client.getLock("deleted-at-depth-two");
         LockLease outer = lock.acquire(Duration.ZERO);
         LockLease nested = lock.acquire(Duration.ZERO);
         raw.del("lock:{deleted-at-depth-two}");
@@ -117,7 +117,7 @@ class ReentrancyTests {
     @Test
     void releaseNeverDeletesAnotherOwnersKey(RedisLockClient client, RedisCommands<String, String> raw)
             throws Exception {
-        DistributedLock lock = client.getLock("taken-over");
+        RedisLock lock = client.getLock("taken-over");
         LockLease lease = lock.acquire(Duration.ZERO, Duration.ofSeconds(30));
         raw.set("lock:{taken-over}", "someone-else");
         assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);

@@ -66,7 +66,7 @@ class ReentryRaceTests {
 
     @Test
     void reentryRacingTheCloseOfTheLastLeaseReturnsAHeldLease() throws Exception {
-        DistributedLock lock = this.client.getLock("raced");
+        RedisLock lock = this.client.getLock("raced");
         LockLease outer = this.holderThread.submit(() -> lock.acquire(Duration.ZERO)).get(10, TimeUnit.SECONDS);
 
         this.proxy.delay(FaultProxy.Direction.REPLIES, REPLY_DELAY, Duration.ZERO);

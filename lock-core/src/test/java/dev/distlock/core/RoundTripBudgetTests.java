@@ -40,7 +40,7 @@ class RoundTripBudgetTests {
         // A long watchdog lease keeps renewals out of the count.
         RedisLockClient client = this.clients.create(LockClientOptions.builder()
             .watchdogLease(Duration.ofMinutes(1)).build());
-        DistributedLock lock = client.getLock("budget");
+        RedisLock lock = client.getLock("budget");
         lock.tryAcquire().orElseThrow().close();
         this.raw.configResetstat();
 

@@ -33,7 +33,7 @@ class ScriptCacheTests {
     void scriptFlushBetweenEveryCallCausesNoError() throws Exception {
         RedisLockClient client = this.clients.create();
         RedisCommands<String, String> raw = this.clients.raw();
-        DistributedLock lock = client.getLock("flushed-scripts");
+        RedisLock lock = client.getLock("flushed-scripts");
         for (int i = 0; i < 5; i++) {
             raw.scriptFlush();
             LockLease lease = lock.acquire(Duration.ZERO);

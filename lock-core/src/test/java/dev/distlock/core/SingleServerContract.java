@@ -24,7 +24,7 @@ abstract class SingleServerContract extends LockContractTests {
     private RedisCommands<String, String> raw;
 
     /** How this kind's lock is obtained from a client. */
-    protected abstract BiFunction<RedisLockClient, String, DistributedLock> kind();
+    protected abstract BiFunction<RedisLockClient, String, RedisLock> kind();
 
     @BeforeEach
     void startClients() {
@@ -41,12 +41,12 @@ abstract class SingleServerContract extends LockContractTests {
     }
 
     @Override
-    protected DistributedLock firstClientLock(String name) {
+    protected RedisLock firstClientLock(String name) {
         return kind().apply(this.first, name);
     }
 
     @Override
-    protected DistributedLock secondClientLock(String name) {
+    protected RedisLock secondClientLock(String name) {
         return kind().apply(this.second, name);
     }
 

@@ -95,7 +95,7 @@ class VirtualThreadTests {
             List<Future<?>> sections = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
                 sections.add(virtualThreads.submit(() -> {
-                    DistributedLock lock = this.client.getLock("vt");
+                    RedisLock lock = this.client.getLock("vt");
                     try (LockLease lease = lock.acquire(Duration.ofSeconds(60))) {
                         assertThat(lock.isHeldByCurrentThread()).isTrue();
                         maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
@@ -112,7 +112,7 @@ class VirtualThreadTests {
             // Ownership per virtual thread: one holds, another (virtual) thread neither owns it nor gets it.
             try (LockLease held = this.client.getLock("vt-owner").acquire(Duration.ofSeconds(5))) {
                 Future<Optional<LockLease>> other = virtualThreads.submit(() -> {
-                    DistributedLock lock = this.client.getLock("vt-owner");
+                    RedisLock lock = this.client.getLock("vt-owner");
                     assertThat(lock.isHeldByCurrentThread()).isFalse();
                     return lock.tryAcquire(Duration.ZERO);
                 });

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
@@ -171,7 +171,7 @@ class AsyncAcquisitionsGivenUpLeaveNothingBehindTests {
     private static String giveUpOnce(RedisLockClient client) throws Exception {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         boolean multi = random.nextInt(3) == 0;
-        DistributedLock lock = multi ? client.getMultiLock(MULTI.get(random.nextInt(MULTI.size())))
+        RedisLock lock = multi ? client.getMultiLock(MULTI.get(random.nextInt(MULTI.size())))
                 : client.getLock(SINGLE.get(random.nextInt(SINGLE.size())));
         int waitKind = random.nextInt(20);
         Duration wait = (waitKind == 0) ? Duration.ZERO

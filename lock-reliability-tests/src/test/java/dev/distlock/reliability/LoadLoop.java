@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.History;
@@ -25,7 +25,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 final class LoadLoop {
 
     private final String process;
-    private final Function<String, DistributedLock> locks;
+    private final Function<String, RedisLock> locks;
     private final List<String> names;
     private final RedisCommands<String, String> counter;
     private final History history;
@@ -41,7 +41,7 @@ final class LoadLoop {
     /**
      * @param counter where the fenced counters live, or null to skip the read-modify-write
      */
-    LoadLoop(String process, Function<String, DistributedLock> locks, List<String> names,
+    LoadLoop(String process, Function<String, RedisLock> locks, List<String> names,
             RedisCommands<String, String> counter, History history) {
         this.process = process;
         this.locks = locks;

@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
@@ -128,7 +128,7 @@ class LockChurnLeavesNothingBehindTests {
     /** One random cycle; returns what happened. */
     private static String cycle(RedisLockClient client, List<String> names) throws InterruptedException {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        DistributedLock lock = client.getLock(names.get(random.nextInt(names.size())));
+        RedisLock lock = client.getLock(names.get(random.nextInt(names.size())));
         int kind = random.nextInt(10);
         if (kind < 5) {
             // try once, fixed short lease or watchdog

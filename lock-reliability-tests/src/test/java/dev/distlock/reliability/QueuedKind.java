@@ -1,6 +1,6 @@
 package dev.distlock.reliability;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisLockClient;
 
 /** The lock kinds whose waiters queue in Redis and are handed the lock by a release, with their raw keys. */
@@ -26,7 +26,7 @@ enum QueuedKind {
         return this.word;
     }
 
-    DistributedLock lock(RedisLockClient client, String name) {
+    RedisLock lock(RedisLockClient client, String name) {
         return (this == WRITE) ? client.getReadWriteLock(name).writeLock() : client.getLock(name);
     }
 

@@ -9,9 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
-import dev.distlock.core.ReadWriteDistributedLock;
+import dev.distlock.core.ReadWriteRedisLock;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
@@ -101,8 +101,8 @@ class ReadWriteLockFaultTests {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 6; t++) {
             boolean writes = t < 2;
-            ReadWriteDistributedLock rw = ((t % 2 == 0) ? first : second).getReadWriteLock("f12-load");
-            DistributedLock lock = writes ? rw.writeLock() : rw.readLock();
+            ReadWriteRedisLock rw = ((t % 2 == 0) ? first : second).getReadWriteLock("f12-load");
+            RedisLock lock = writes ? rw.writeLock() : rw.readLock();
             String label = writes ? "W" : "R";
             Thread thread = new Thread(() -> {
                 while (System.nanoTime() - end < 0) {

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLockClient;
@@ -47,7 +47,7 @@ class ReentryAfterDeletionTests {
 
     @Test
     void onlyTheLastOfFiveUnlocksDeletesTheKey() throws Exception {
-        DistributedLock lock = this.client.getLock("f13-depth");
+        RedisLock lock = this.client.getLock("f13-depth");
         List<LockLease> leases = new ArrayList<>();
         for (int depth = 1; depth <= 5; depth++) {
             leases.add(lock.acquire(Duration.ZERO));
@@ -65,7 +65,7 @@ class ReentryAfterDeletionTests {
 
     @Test
     void reentryAfterAnExternalDeleteFailsWithLostAndNeverRecreatesTheKey() throws Exception {
-        DistributedLock lock = this.client.getLock("f13-del");
+        RedisLock lock = this.client.getLock("f13-del");
         LockLease outer = lock.acquire(Duration.ZERO);
         LockLease second = lock.acquire(Duration.ZERO);
         this.raw.del("lock:{f13-del}");

@@ -16,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
@@ -152,7 +152,7 @@ public final class WorkerMain {
         }
     }
 
-    private DistributedLock lock(String lock, String kind) {
+    private RedisLock lock(String lock, String kind) {
         return switch (kind) {
             case "fair" -> this.client.getFairLock(lock);
             case "read" -> this.client.getReadWriteLock(lock).readLock();
@@ -165,7 +165,7 @@ public final class WorkerMain {
         emit(LockEvent.Type.INVOKE, lock, 0, "kind=" + kind);
         LockLease lease;
         try {
-            DistributedLock target = lock(lock, kind);
+            RedisLock target = lock(lock, kind);
             lease = (leaseMs > 0)
                     ? target.tryAcquire(Duration.ofMillis(waitMs), Duration.ofMillis(leaseMs)).orElse(null)
                     : target.tryAcquire(Duration.ofMillis(waitMs)).orElse(null);

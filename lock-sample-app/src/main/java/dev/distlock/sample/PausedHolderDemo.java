@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockTemplate;
 import org.jspecify.annotations.Nullable;
@@ -59,7 +59,7 @@ public class PausedHolderDemo {
     /** Runs the scenario on {@code sku} (reset to a stock of 5); takes about {@link #PAUSE}. */
     public DemoReport.PausedHolderReport run(String sku) {
         this.store.reset(sku, STOCK);
-        DistributedLock lock = this.lockTemplate.client().getLock(ReservationService.lockName(sku));
+        RedisLock lock = this.lockTemplate.client().getLock(ReservationService.lockName(sku));
         CountDownLatch acquired = new CountDownLatch(1);
         AtomicLong pausedToken = new AtomicLong();
         AtomicReference<Reservation.@Nullable Outcome> pausedOutcome = new AtomicReference<>();

@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
@@ -31,7 +31,7 @@ final class DistlockClient implements LockClient {
 
     private final boolean fair;
 
-    private final Map<String, DistributedLock> byName = new ConcurrentHashMap<>();
+    private final Map<String, RedisLock> byName = new ConcurrentHashMap<>();
 
     private DistlockClient(RedisURI uri, boolean fair) {
         this.redisClient = RedisClient.create(uri);
@@ -60,7 +60,7 @@ final class DistlockClient implements LockClient {
 
     @Override
     public @Nullable Held tryAcquire(String key, Duration wait) throws InterruptedException {
-        DistributedLock lock = this.byName.computeIfAbsent(key,
+        RedisLock lock = this.byName.computeIfAbsent(key,
                 name -> this.fair ? this.locks.getFairLock(name) : this.locks.getLock(name));
         Optional<LockLease> lease = lock.tryAcquire(wait);
         return lease.<Held>map(held -> held::close).orElse(null);

@@ -6,21 +6,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 
 /**
- * {@link Lock} over a thread-reentrant {@link DistributedLock}, keyed on the calling thread like
+ * {@link Lock} over a thread-reentrant {@link RedisLock}, keyed on the calling thread like
  * {@code ReentrantLock}: {@code unlock()} releases the calling thread's innermost acquisition.
  */
 final class LockView implements Lock {
 
     private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
-    private final DistributedLock lock;
+    private final RedisLock lock;
 
     private final Runnable unlockCurrentThread;
 
-    LockView(DistributedLock lock, Runnable unlockCurrentThread) {
+    LockView(RedisLock lock, Runnable unlockCurrentThread) {
         this.lock = lock;
         this.unlockCurrentThread = unlockCurrentThread;
     }

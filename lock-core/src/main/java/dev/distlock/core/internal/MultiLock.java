@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>An asynchronous acquisition that the caller completes first (cancel, {@code orTimeout}, ...) cancels the member
  * in flight and releases the members already taken; see {@link AsyncMultiAcquisition}.
  */
-public final class MultiLock implements DistributedLock {
+public final class MultiLock implements RedisLock {
 
     private final List<ProtocolLock> locks;
 

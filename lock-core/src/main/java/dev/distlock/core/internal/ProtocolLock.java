@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link DistributedLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
+ * A {@link RedisLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
  * lease handles, watchdog registration and release are the same for every lock kind.
  */
-public final class ProtocolLock implements DistributedLock {
+public final class ProtocolLock implements RedisLock {
 
     private static final Logger logger = LoggerFactory.getLogger(ProtocolLock.class);
 

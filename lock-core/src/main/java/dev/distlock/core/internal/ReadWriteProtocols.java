@@ -2,8 +2,8 @@ package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.DistributedLock;
-import dev.distlock.core.ReadWriteDistributedLock;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.ReadWriteRedisLock;
 import io.lettuce.core.ScriptOutputType;
 
 /** Builds read/write locks and holds what their two sides share. */
@@ -13,23 +13,23 @@ public final class ReadWriteProtocols {
     }
 
     /** The read/write lock with this name. */
-    public static ReadWriteDistributedLock readWriteLock(LockEngine engine, String name) {
+    public static ReadWriteRedisLock readWriteLock(LockEngine engine, String name) {
         ReadWriteKeys keys = ReadWriteKeys.of(engine.keys(name));
-        DistributedLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys));
-        DistributedLock write = new ProtocolLock(engine, new WriteProtocol(engine, keys));
-        return new ReadWriteDistributedLock() {
+        RedisLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys));
+        RedisLock write = new ProtocolLock(engine, new WriteProtocol(engine, keys));
+        return new ReadWriteRedisLock() {
             @Override
             public String name() {
                 return keys.names().name();
             }
 
             @Override
-            public DistributedLock readLock() {
+            public RedisLock readLock() {
                 return read;
             }
 
             @Override
-            public DistributedLock writeLock() {
+            public RedisLock writeLock() {
                 return write;
             }
         };

@@ -4,15 +4,15 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A {@link DistributedLock} seen from Reactor: acquisition as a {@code Mono<LockLease>} over
- * {@link DistributedLock#acquireAsync(Duration)}, release as a {@code Mono<Void>}.
+ * A {@link RedisLock} seen from Reactor: acquisition as a {@code Mono<LockLease>} over
+ * {@link RedisLock#acquireAsync(Duration)}, release as a {@code Mono<Void>}.
  *
  * <p><b>Non-blocking.</b> Subscribing sends the acquisition and returns; no thread waits for the lock. The lease is
  * emitted on {@link Schedulers#parallel()}: never on a Redis I/O thread, and never on the lock client's completion
@@ -29,14 +29,14 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class ReactiveLock {
 
-    private final DistributedLock lock;
+    private final RedisLock lock;
 
-    private ReactiveLock(DistributedLock lock) {
+    private ReactiveLock(RedisLock lock) {
         this.lock = lock;
     }
 
     /** The reactive view of {@code lock}. */
-    public static ReactiveLock of(DistributedLock lock) {
+    public static ReactiveLock of(RedisLock lock) {
         return new ReactiveLock(Objects.requireNonNull(lock, "lock must not be null"));
     }
 

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
@@ -140,7 +140,7 @@ public final class ReactiveLockTemplate {
      *
      * @param leaseTime a fixed lease, or null for a watchdog-renewed one
      */
-    public <T> Mono<T> execute(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+    public <T> Mono<T> execute(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
             Function<LockLease, ? extends Publisher<? extends T>> action) {
         Objects.requireNonNull(action, "action must not be null");
         ReactiveLock reactive = ReactiveLock.of(lock);
@@ -163,7 +163,7 @@ public final class ReactiveLockTemplate {
     }
 
     /** Like {@link #executeMany(String, Function)} for any lock, wait and lease (null: watchdog-renewed). */
-    public <T> Flux<T> executeMany(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+    public <T> Flux<T> executeMany(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
             Function<LockLease, ? extends Publisher<? extends T>> action) {
         return hold(lock, waitTime, leaseTime, action);
     }
@@ -185,7 +185,7 @@ public final class ReactiveLockTemplate {
         });
     }
 
-    private <T> Flux<T> hold(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+    private <T> Flux<T> hold(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
             Function<LockLease, ? extends Publisher<? extends T>> action) {
         Objects.requireNonNull(action, "action must not be null");
         ReactiveLock reactive = ReactiveLock.of(lock);

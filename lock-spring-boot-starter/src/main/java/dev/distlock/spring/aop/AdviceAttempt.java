@@ -3,7 +3,7 @@ package dev.distlock.spring.aop;
 import java.time.Duration;
 import java.util.List;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.slf4j.Logger;
@@ -24,7 +24,7 @@ final class AdviceAttempt {
 
     private volatile boolean entered;
 
-    AdviceAttempt(String declaration, List<LockAdviceListener> listeners, DistributedLock lock) {
+    AdviceAttempt(String declaration, List<LockAdviceListener> listeners, RedisLock lock) {
         this.declaration = declaration;
         this.listeners = listeners;
         // A re-entered hold is already watched by the listener registered when it was first acquired.

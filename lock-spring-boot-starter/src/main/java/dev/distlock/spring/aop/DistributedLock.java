@@ -10,7 +10,7 @@ import org.springframework.core.annotation.AliasFor;
 
 /**
  * Runs the annotated method while holding a distributed lock on Redis, through the same path as
- * {@link dev.distlock.core.LockTemplate#execute(dev.distlock.core.DistributedLock, java.time.Duration,
+ * {@link dev.distlock.core.LockTemplate#execute(dev.distlock.core.RedisLock, java.time.Duration,
  * java.time.Duration, dev.distlock.core.LockCallback) LockTemplate.execute}: acquire (waiting up to
  * {@link #waitTime()}), run the method, release, also when the method throws.
  *

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
@@ -28,8 +28,8 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
- * {@link LockTemplate#execute(DistributedLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
+ * Runs {@link dev.distlock.spring.aop.DistributedLock @RedisLock} methods under their lock through
+ * {@link LockTemplate#execute(RedisLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
  * released when the method returns or throws and a lost lease is handled by the template's
  * {@link dev.distlock.core.LostLeasePolicy}. When the call runs inside a surrounding transaction (a transaction
  * synchronization is active, e.g. a {@code REQUIRED} {@code @Transactional} caller), the lock is instead released when
@@ -104,7 +104,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         LockTemplate template = this.template.get();
         @Nullable Object[] args = invocation.getArguments();
-        DistributedLock lock = this.operations.resolver().resolve(operation, args, target, template.client(),
+        RedisLock lock = this.operations.resolver().resolve(operation, args, target, template.client(),
                 this::requireRedLockClient);
         Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : template.defaultWaitTime();
         Duration leaseTime = (operation.leaseTime() != null) ? operation.leaseTime() : template.defaultLeaseTime();
@@ -190,7 +190,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     }
 
     /** Acquires like {@code LockTemplate.execute}: empty becomes not-acquired, an interrupt stays visible. */
-    static LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime) {
+    static LockLease acquire(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime) {
         Optional<LockLease> lease;
         try {
             lease = (leaseTime != null) ? lock.tryAcquire(waitTime, leaseTime) : lock.tryAcquire(waitTime);
@@ -208,16 +208,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      */
     private void refuseWithoutTarget(Method method) {
         if (this.operations.hasAnnotation(method, method.getDeclaringClass())) {
-            throw new IllegalStateException("@DistributedLock method " + method.getDeclaringClass().getName() + "."
+            throw new IllegalStateException("@RedisLock method " + method.getDeclaringClass().getName() + "."
                     + method.getName() + " was called through a proxy without a target object, so its lock cannot"
-                    + " be taken; the method was not called. @DistributedLock needs a proxied bean instance (not an"
+                    + " be taken; the method was not called. @RedisLock needs a proxied bean instance (not an"
                     + " interface-only proxy such as a repository or HTTP client interface): put it on a method of a"
                     + " class");
         }
     }
 
     private RedLockClient requireRedLockClient() {
-        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @DistributedLock(type ="
+        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @RedisLock(type ="
                 + " REDLOCK) method was called, but there is no RedLockClient: set distributed-lock.redlock.nodes"));
     }
 }

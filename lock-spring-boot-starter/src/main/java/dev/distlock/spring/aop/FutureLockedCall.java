@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
@@ -123,7 +123,7 @@ final class FutureLockedCall {
      * An acquisition owned by the call: asynchronous (not tied to the thread) unless the thread already holds the
      * lock, in which case it re-enters.
      */
-    private static LockLease acquire(DistributedLock lock, Duration waitTime, @Nullable Duration leaseTime,
+    private static LockLease acquire(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime,
             Duration operationTimeout) {
         if (lock.isHeldByCurrentThread()) {
             return DistributedLockInterceptor.acquire(lock, waitTime, leaseTime);

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
 import org.jspecify.annotations.Nullable;
@@ -42,7 +42,7 @@ import org.springframework.util.StringUtils;
 /**
  * Turns a {@link LockOperation} and a call into the lock to take: parses and checks key expressions once, evaluates
  * them per call, composes the lock names and asks the right client for the lock of the declared type. The one place
- * that knows how a {@code @DistributedLock} maps to locks.
+ * that knows how a {@code @RedisLock} maps to locks.
  */
 final class LockResolver {
 
@@ -175,7 +175,7 @@ final class LockResolver {
      * @throws IllegalArgumentException if a key evaluates to null or blank, or cannot be evaluated, or the resulting
      * lock name is invalid; nothing has been sent to Redis
      */
-    DistributedLock resolve(LockOperation operation, @Nullable Object[] args, Object target, RedisLockClient client,
+    RedisLock resolve(LockOperation operation, @Nullable Object[] args, Object target, RedisLockClient client,
             Supplier<RedLockClient> redLockClient) {
         if (operation.multiKey()) {
             return client.getMultiLock(lockNames(operation, args, target));

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.DistributedLock;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LostLeasePolicy;
@@ -32,7 +32,7 @@ import org.springframework.aop.ProxyMethodInvocation;
  * @param target the target object
  * @param args the call's arguments
  */
-record LockedCall(MethodInvocation invocation, LockOperation operation, DistributedLock lock, Duration waitTime,
+record LockedCall(MethodInvocation invocation, LockOperation operation, RedisLock lock, Duration waitTime,
         @Nullable Duration leaseTime, LostLeasePolicy policy, Object target, @Nullable Object[] args) {
 
     private static final Logger logger = LoggerFactory.getLogger(LockedCall.class);

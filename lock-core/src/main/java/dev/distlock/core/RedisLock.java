@@ -40,7 +40,7 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Instances are cheap, thread-safe views; obtain them from {@link RedisLockClient#getLock(String)}.
  */
-public interface DistributedLock {
+public interface RedisLock {
 
     /** The lock name as given by the caller (without the key prefix). */
     String name();

@@ -14,17 +14,17 @@ package dev.distlock.core;
  * releasing the write lock. A thread holding a read lock that asks for the write lock gets an
  * {@link IllegalStateException} at once, because two readers upgrading together would deadlock.
  *
- * <p>Both sides are reentrant per thread and renewed by the watchdog like {@link DistributedLock}; each read or write
+ * <p>Both sides are reentrant per thread and renewed by the watchdog like {@link RedisLock}; each read or write
  * acquisition gets its own fencing token from the lock's counter.
  */
-public interface ReadWriteDistributedLock {
+public interface ReadWriteRedisLock {
 
     /** The lock name. */
     String name();
 
     /** The shared side. */
-    DistributedLock readLock();
+    RedisLock readLock();
 
     /** The exclusive side. */
-    DistributedLock writeLock();
+    RedisLock writeLock();
 }
