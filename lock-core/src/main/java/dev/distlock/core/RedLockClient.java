@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.internal.Durations;
-import dev.distlock.core.internal.LettuceRedisGateway;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.RedLocks;
-import dev.distlock.core.internal.RedisGateway;
+import dev.distlock.core.internal.redis.LettuceRedisGateway;
+import dev.distlock.core.internal.redis.RedisGateway;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 

@@ -58,7 +58,7 @@ class UnknownOutcomeTests {
         String owner = tombstone.substring("lock:{unknown}:abandoned:".length());
         assertThat(raw.pttl(tombstone)).isPositive();
 
-        List<Object> replay = raw.eval(dev.distlock.core.internal.LuaScript.ACQUIRE.body(), ScriptOutputType.MULTI,
+        List<Object> replay = raw.eval(dev.distlock.core.internal.redis.LuaScript.ACQUIRE.body(), ScriptOutputType.MULTI,
                 new String[] { "lock:{unknown}", "lock:{unknown}:fence", "lock:{unknown}:queue", tombstone }, owner,
                 "30000", "60000", "30000", "lock:{unknown}:h:replay", "publish", "1", "");
         assertThat(replay.get(0)).as("a replayed acquire of the abandoned owner is refused").isEqualTo(0L);

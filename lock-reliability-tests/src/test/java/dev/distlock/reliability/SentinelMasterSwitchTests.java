@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.core.internal.LettuceRedisGateway;
+import dev.distlock.core.internal.redis.LettuceRedisGateway;
 import dev.distlock.testsupport.RedisSentinelSet;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTopologyExtension;

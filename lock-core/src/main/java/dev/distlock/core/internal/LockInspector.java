@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.LockInfo;
+import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 
 /** Reads what Redis knows about a lock name (one script, one round trip) and adds the calling thread's holds. */

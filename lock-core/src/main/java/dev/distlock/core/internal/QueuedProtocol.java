@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 
 /**

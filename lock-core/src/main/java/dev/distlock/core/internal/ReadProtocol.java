@@ -3,6 +3,7 @@ package dev.distlock.core.internal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 
 /**

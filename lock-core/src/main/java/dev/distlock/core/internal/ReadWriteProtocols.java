@@ -2,8 +2,9 @@ package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.RedisLock;
 import dev.distlock.core.ReadWriteRedisLock;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 
 /** Builds read/write locks and holds what their two sides share. */

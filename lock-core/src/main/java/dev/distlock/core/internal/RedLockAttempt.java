@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 

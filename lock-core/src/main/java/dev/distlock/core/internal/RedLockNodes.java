@@ -9,6 +9,8 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

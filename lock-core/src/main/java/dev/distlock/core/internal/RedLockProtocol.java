@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.LockOperationException;
+import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 

@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
+import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
 
 /**

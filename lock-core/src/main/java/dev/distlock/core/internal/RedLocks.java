@@ -3,6 +3,8 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.core.internal.redis.RedisGateway;
+
 /** Builds the parts of a {@code dev.distlock.core.RedLockClient}: its engine's gateway and its lock protocols. */
 public final class RedLocks {
 

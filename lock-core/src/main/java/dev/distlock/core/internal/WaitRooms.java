@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import dev.distlock.core.internal.redis.RedisGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

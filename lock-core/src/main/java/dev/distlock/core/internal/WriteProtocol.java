@@ -3,6 +3,8 @@ package dev.distlock.core.internal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.distlock.core.internal.redis.LuaScript;
+
 /**
  * The write side of a read/write lock: exclusive of readers and other writers, queued like the reentrant lock. The
  * release of the writer, or of the last reader, hands the lock to the first live queued writer. Queued writers keep

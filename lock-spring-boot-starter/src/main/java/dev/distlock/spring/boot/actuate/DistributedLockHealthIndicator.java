@@ -6,7 +6,6 @@ import dev.distlock.core.HeldLease;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.internal.DurationFormat;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

@@ -8,7 +8,6 @@ import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.internal.DurationFormat;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redis;
 
 import java.net.SocketAddress;
 import java.time.Duration;

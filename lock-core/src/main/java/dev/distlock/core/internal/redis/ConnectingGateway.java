@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redis;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
+import dev.distlock.core.internal.DurationFormat;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;

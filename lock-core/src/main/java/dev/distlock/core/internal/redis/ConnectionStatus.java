@@ -1,10 +1,11 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redis;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.function.Supplier;
 
+import dev.distlock.core.internal.DurationFormat;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;

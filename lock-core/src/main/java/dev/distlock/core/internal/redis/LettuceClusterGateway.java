@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redis;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
