@@ -8,9 +8,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.core.internal.Durations;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.ProtocolLock;
-import dev.distlock.core.internal.RedLocks;
 import dev.distlock.core.internal.redis.LettuceRedisGateway;
 import dev.distlock.core.internal.redis.RedisGateway;
+import dev.distlock.core.internal.redlock.RedLocks;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 

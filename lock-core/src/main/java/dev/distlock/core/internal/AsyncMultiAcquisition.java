@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.core.LockLease;
 import org.jspecify.annotations.Nullable;
@@ -36,7 +37,7 @@ final class AsyncMultiAcquisition {
 
     private final CompletableFuture<LockLease> result = new CompletableFuture<>();
 
-    private final Object guard = new Object();
+    private final ReentrantLock guard = new ReentrantLock();
 
     // Guarded by this.guard.
     private final List<LockLease> taken = new ArrayList<>();
@@ -65,12 +66,16 @@ final class AsyncMultiAcquisition {
     private void acquireMember(int index) {
         if (index == this.locks.size()) {
             MultiLease lease;
-            synchronized (this.guard) {
+            this.guard.lock();
+            try {
                 if (this.abandoned) {
                     return;
                 }
                 lease = new MultiLease(this.name, this.taken);
                 this.granted = lease;
+            }
+            finally {
+                this.guard.unlock();
             }
             // If the caller completed the future in between, onCompleted releases what was taken.
             this.result.complete(lease);
@@ -88,9 +93,13 @@ final class AsyncMultiAcquisition {
             return;
         }
         boolean cancel;
-        synchronized (this.guard) {
+        this.guard.lock();
+        try {
             this.inFlight = member;
             cancel = this.abandoned;
+        }
+        finally {
+            this.guard.unlock();
         }
         if (cancel) {
             member.cancel(false);
@@ -102,11 +111,15 @@ final class AsyncMultiAcquisition {
                 return;
             }
             boolean keep;
-            synchronized (this.guard) {
+            this.guard.lock();
+            try {
                 keep = !this.abandoned;
                 if (keep) {
                     this.taken.add(lease);
                 }
+            }
+            finally {
+                this.guard.unlock();
             }
             if (keep) {
                 acquireMember(index + 1);
@@ -121,7 +134,8 @@ final class AsyncMultiAcquisition {
     private void onCompleted(@Nullable LockLease lease, @Nullable Throwable ex) {
         List<LockLease> toRelease;
         CompletableFuture<LockLease> member;
-        synchronized (this.guard) {
+        this.guard.lock();
+        try {
             if (lease != null && lease == this.granted) {
                 return;
             }
@@ -129,6 +143,9 @@ final class AsyncMultiAcquisition {
             toRelease = List.copyOf(this.taken);
             this.taken.clear();
             member = this.inFlight;
+        }
+        finally {
+            this.guard.unlock();
         }
         if (member != null) {
             member.cancel(false);

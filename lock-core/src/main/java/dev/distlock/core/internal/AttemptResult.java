@@ -8,5 +8,5 @@ import org.jspecify.annotations.Nullable;
  * @param grant the grant, or null when another owner holds the lock
  * @param holderPttlMillis the holder's remaining time to live when not granted ({@code -1} when unknown)
  */
-record AttemptResult(@Nullable Grant grant, long holderPttlMillis) {
+public record AttemptResult(@Nullable Grant grant, long holderPttlMillis) {
 }

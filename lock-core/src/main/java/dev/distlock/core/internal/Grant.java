@@ -7,5 +7,5 @@ package dev.distlock.core.internal;
  * @param fencingToken the token minted for this acquisition
  * @param sentAtNanos {@code System.nanoTime()} just before the request was sent: validity counts from here
  */
-record Grant(String owner, long fencingToken, long sentAtNanos) {
+public record Grant(String owner, long fencingToken, long sentAtNanos) {
 }

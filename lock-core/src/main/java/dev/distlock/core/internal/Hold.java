@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * One ownership of a lock key on Redis: owner token, fencing token, validity deadline, and how many open leases
  * (reentrant acquisitions) share it. State moves HELD to RELEASED or HELD to LOST, once.
  */
-final class Hold {
+public final class Hold {
 
     private static final Logger logger = LoggerFactory.getLogger(Hold.class);
 
@@ -63,7 +63,7 @@ final class Hold {
     }
 
     /** Same margin as the Redis RedLock algorithm: clocks drift, and key expiry is not instantaneous. */
-    static long driftNanos(long leaseMillis) {
+    public static long driftNanos(long leaseMillis) {
         return Duration.ofMillis(leaseMillis).toNanos() / 100 + Duration.ofMillis(2).toNanos();
     }
 

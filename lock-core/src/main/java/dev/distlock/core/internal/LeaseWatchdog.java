@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import dev.distlock.core.LeaseLoss;
@@ -51,7 +52,7 @@ final class LeaseWatchdog implements AutoCloseable {
 
     private final LeaseRegistry registry;
 
-    private final Object schedule = new Object();
+    private final ReentrantLock schedule = new ReentrantLock();
 
     // Guarded by this.schedule: at most one tick is pending at any time.
     private @Nullable ScheduledFuture<?> nextTick;
@@ -96,13 +97,17 @@ final class LeaseWatchdog implements AutoCloseable {
     }
 
     private void tickSafely(long scheduledGeneration) {
-        synchronized (this.schedule) {
+        this.schedule.lock();
+        try {
             if (this.closed || scheduledGeneration != this.generation) {
                 // Replaced by an earlier tick while it was about to run: that one does the work.
                 return;
             }
             // This tick is running, not pending: a hold watched from now on may plan an earlier one.
             this.nextTick = null;
+        }
+        finally {
+            this.schedule.unlock();
         }
         long nextIn = this.maxTickNanos;
         try {
@@ -208,7 +213,8 @@ final class LeaseWatchdog implements AutoCloseable {
     }
 
     private void scheduleNoLaterThan(long atNanos) {
-        synchronized (this.schedule) {
+        this.schedule.lock();
+        try {
             if (this.closed) {
                 return;
             }
@@ -230,15 +236,22 @@ final class LeaseWatchdog implements AutoCloseable {
                 this.nextTick = null;
             }
         }
+        finally {
+            this.schedule.unlock();
+        }
     }
 
     @Override
     public void close() {
-        synchronized (this.schedule) {
+        this.schedule.lock();
+        try {
             this.closed = true;
             if (this.nextTick != null) {
                 this.nextTick.cancel(false);
             }
+        }
+        finally {
+            this.schedule.unlock();
         }
         this.holds.clear();
     }

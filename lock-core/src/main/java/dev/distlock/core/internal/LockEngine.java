@@ -92,7 +92,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** The fencing argument of the acquire scripts: counter retention in ms, or "0" when fencing is off. */
-    String fencingArgument() {
+    public String fencingArgument() {
         return this.options.fencing() ? Long.toString(this.options.fencingCounterRetention().toMillis()) : "0";
     }
 
@@ -139,7 +139,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** The client's single timer thread (watchdog ticks, wait deadlines); tasks on it must not block. */
-    ScheduledExecutorService scheduler() {
+    public ScheduledExecutorService scheduler() {
         return this.scheduler;
     }
 
@@ -289,7 +289,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Runs a clean-up step whose failure only matters as a log line: the keys involved expire with their lease. */
-    void quietly(String lockName, String owner, CompletableFuture<?> cleanup) {
+    public void quietly(String lockName, String owner, CompletableFuture<?> cleanup) {
         cleanup.whenComplete((ignored, ex) -> {
             if (ex != null) {
                 logger.debug("Clean-up of lock '{}' (owner {}) failed; its keys expire with their lease", lockName,
@@ -303,7 +303,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Parses a script reply element that Redis sent as an integer or a string. */
-    static long toLong(Object value) {
+    public static long toLong(Object value) {
         if (value instanceof Long number) {
             return number;
         }

@@ -35,7 +35,7 @@ public record LockKeys(String name, String lockKey, String fenceKey, String chan
     }
 
     /** Marks an abandoned acquisition of {@code owner} so that it is never granted later. */
-    String tombstoneKey(String owner) {
+    public String tombstoneKey(String owner) {
         return this.lockKey + ":abandoned:" + owner;
     }
 

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A wake-up message is either {@link #EVERYONE} or the owner token of the one waiter it is meant for (the head of
  * a fair queue); only that waiter is woken early.
  */
-final class WaitRoom {
+public final class WaitRoom {
 
     /** Message that wakes every waiter of the name. */
-    static final String EVERYONE = "*";
+    public static final String EVERYONE = "*";
 
     private record Sleeper(String owner, CompletableFuture<Void> wake) {
     }

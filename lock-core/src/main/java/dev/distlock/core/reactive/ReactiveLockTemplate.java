@@ -5,12 +5,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
-import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.internal.Durations;
 import org.jspecify.annotations.Nullable;

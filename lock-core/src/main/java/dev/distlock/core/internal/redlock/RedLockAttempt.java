@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redlock;
 
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.distlock.core.internal.AttemptResult;
+import dev.distlock.core.internal.Grant;
+import dev.distlock.core.internal.Hold;
+import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;

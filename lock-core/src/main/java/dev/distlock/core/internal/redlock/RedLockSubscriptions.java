@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redlock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
+import dev.distlock.core.internal.WaitRoom;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;

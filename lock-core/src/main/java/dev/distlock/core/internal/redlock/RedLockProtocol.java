@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redlock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -6,6 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.LockOperationException;
+import dev.distlock.core.internal.AttemptResult;
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.LockKeys;
+import dev.distlock.core.internal.LockProtocol;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;

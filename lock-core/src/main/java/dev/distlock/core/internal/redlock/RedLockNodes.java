@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.redlock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.redis.RedisGateway;
 import io.lettuce.core.ScriptOutputType;
