@@ -3,12 +3,10 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
@@ -72,7 +70,7 @@ final class AcquireOperation {
     private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
             this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
-            this.result.completeExceptionally(operationFailure(ex));
+            this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex, this.engine.options().operationTimeout()));
             return;
         }
         Grant grant = reply.grant();
@@ -82,7 +80,7 @@ final class AcquireOperation {
             if (validityNanos <= 0) {
                 // The lease ended before the grant arrived: using it would be unprotected.
                 this.engine.releaseQuietly(this.protocol, this.owner);
-                this.result.completeExceptionally(tooSlow(grant));
+                this.result.completeExceptionally(AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.leaseMillis));
             }
             else if (!this.result.complete(grant)) {
                 this.engine.releaseQuietly(this.protocol, this.owner);
@@ -178,26 +176,5 @@ final class AcquireOperation {
             return Math.min(jittered, TimeUnit.MILLISECONDS.toNanos(holderPttlMillis + 1));
         }
         return jittered;
-    }
-
-    private LockOperationException tooSlow(Grant grant) {
-        String name = this.protocol.lockName();
-        long roundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grant.sentAtNanos());
-        return new LockOperationException(name, "Lock '" + name + "' was granted, but the reply took "
-                + roundTripMillis + " ms, longer than the " + this.leaseMillis + " ms lease minus drift: the lease was "
-                + "over on arrival, so the grant is being released. Use a longer lease or check the network.", null);
-    }
-
-    private LockOperationException operationFailure(Throwable ex) {
-        Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-        if (cause instanceof LockOperationException failure) {
-            return failure;
-        }
-        String name = this.protocol.lockName();
-        String why = (cause instanceof TimeoutException)
-                ? "Redis did not answer within " + this.engine.options().operationTimeout()
-                : "Redis answered with an error: " + cause.getMessage();
-        return new LockOperationException(name, "Could not acquire lock '" + name + "': " + why
-                + ". The outcome is unknown, so a possible grant is being released.", cause);
     }
 }
