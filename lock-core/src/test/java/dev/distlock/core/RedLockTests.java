@@ -176,8 +176,9 @@ class RedLockTests {
     void aReleaseWakesAWaiterOfAnotherClient() throws Exception {
         try (RedLockClient other = newClient(LockClientOptions.builder()
             .watchdogLease(LockClients.TEST_WATCHDOG_LEASE).maxBackoff(Duration.ofSeconds(20)).build())) {
-            LockLease held = this.client.getLock("red").acquire(Duration.ZERO, Duration.ofSeconds(60));
-            CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red"), Duration.ofSeconds(30));
+            // Its own name: registrations of earlier tests' waiters (deadline 3 back-offs) must not be in the way.
+            LockLease held = this.client.getLock("red-wake").acquire(Duration.ZERO, Duration.ofSeconds(60));
+            CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red-wake"), Duration.ofSeconds(30));
             // Refused once, now waiting (subscribed and registered); on a loaded machine that can take a while.
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.waitingLockCount() == 1);
             Thread.sleep(500);

@@ -18,8 +18,6 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link RedisLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
@@ -27,15 +25,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProtocolLock implements RedisLock {
 
-    private static final Logger logger = LoggerFactory.getLogger(ProtocolLock.class);
-
     private final LockEngine engine;
 
     private final LockProtocol protocol;
 
+    private final HoldRelease release;
+
     public ProtocolLock(LockEngine engine, LockProtocol protocol) {
         this.engine = engine;
         this.protocol = protocol;
+        this.release = new HoldRelease(engine, protocol);
     }
 
     /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
@@ -205,61 +204,11 @@ public final class ProtocolLock implements RedisLock {
 
     /** Drops one open lease of {@code hold}; the last one stops renewal and then deletes the key if still ours. */
     void releaseOne(Hold hold) {
-        try {
-            releaseOneAsync(hold).join();
-        }
-        catch (CompletionException ex) {
-            if (ex.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            throw ex;
-        }
+        this.release.releaseOne(hold);
     }
 
-    /**
-     * Drops one open lease of {@code hold} without blocking; the last one stops renewal and then deletes the key if
-     * still ours. The future fails with {@link LockLostException} when the lease had been lost.
-     */
     CompletableFuture<Void> releaseOneAsync(Hold hold) {
-        boolean last;
-        try {
-            last = hold.releaseOne();
-        }
-        catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
-        if (!last) {
-            if (hold.state() == Hold.State.LOST) {
-                return CompletableFuture.failedFuture(lost(hold, "released a nested acquisition after the loss"));
-            }
-            return CompletableFuture.completedFuture(null);
-        }
-        this.engine.watchdog().unwatch(hold);
-        Thread thread = hold.thread();
-        if (thread != null) {
-            this.engine.threadHolds().remove(threadKey(thread), hold);
-        }
-        if (!hold.isValid() || !hold.markReleased()) {
-            hold.markLost(LeaseLoss.Reason.EXPIRED);
-            // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
-            this.engine.releaseQuietly(this.protocol, hold.owner());
-            return CompletableFuture.failedFuture(lost(hold, "it was no longer valid when released"));
-        }
-        return this.protocol.release(hold.owner()).handle((deleted, ex) -> {
-            if (ex != null) {
-                // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so
-                // the lock frees as soon as Redis answers (e.g. after a failover) rather than when its lease ends.
-                logger.warn("Releasing lock '{}' (owner {}) failed: {}; retrying in the background until its lease "
-                        + "ends", name(), hold.owner(), String.valueOf((ex instanceof CompletionException)
-                                ? ex.getCause() : ex));
-                this.engine.releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
-                return null;
-            }
-            if (!deleted) {
-                throw lost(hold, "at release the key was missing or owned by another owner; nothing was deleted");
-            }
-            return null;
-        });
+        return this.release.releaseOneAsync(hold);
     }
 
     @Override
@@ -349,9 +298,7 @@ public final class ProtocolLock implements RedisLock {
     }
 
     private LockLostException lost(Hold hold, String detail) {
-        LeaseLoss loss = hold.loss();
-        String reason = (loss != null) ? " (" + loss.reason() + ")" : "";
-        return new LockLostException(name(), hold.fencingToken(), "lease lost" + reason + ": " + detail);
+        return HoldRelease.lost(hold, detail);
     }
 
     private <T> T await(CompletableFuture<T> reply) throws InterruptedException {
