@@ -17,6 +17,7 @@
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier),
 -- or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in us, holder owner or ''}.
 --@include queue
+--@include acquire
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
 
@@ -25,43 +26,13 @@ if redis.call('exists', KEYS[4]) == 1 then
 end
 local holder = redis.call('get', KEYS[1])
 if holder == ARGV[1] then
-    local token = '0'
-    if ARGV[3] ~= '0' then
-        token = redis.call('get', KEYS[2]) or '0'
-    end
-    return {1, token, redis.call('pttl', KEYS[1])}
+    return granted_earlier()
 end
 if not holder then
-    local next = hand_over(ARGV[1])
-    if next == '' or next == ARGV[1] then
-        local token = mint()
-        redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
-        return {1, token, tonumber(ARGV[2])}
+    local granted, next = take_free()
+    if granted then
+        return granted
     end
     holder = next
 end
-local pttl = redis.call('pttl', KEYS[1])
-if ARGV[4] == '0' then
-    return {0, pttl, '', -1, '0', holder}
-end
-local now_ms, now_us = clock()
-local now_str = string.format('%.0f', now_us)
-if ARGV[8] ~= '' then
-    -- A check never queues: if the entry is gone (skipped), the caller queues again with a fresh attempt, which it
-    -- sends only while still waiting, so a late check can never leave an entry behind for a finished acquisition.
-    local position = redis.call('lpos', KEYS[3], ARGV[8])
-    if position then
-        return {0, pttl, ARGV[8], position, now_str, holder}
-    end
-    return {0, pttl, '', -1, now_str, holder}
-end
-local wait = tonumber(ARGV[4])
-local entry = ARGV[1] .. '|' .. ARGV[2] .. '|' .. string.format('%.0f', now_ms + wait) .. '|' .. ARGV[5]
-local length = redis.call('rpush', KEYS[3], entry)
--- The queue disappears by itself once the last waiter's deadline has passed.
-if length == 1 then
-    redis.call('pexpire', KEYS[3], wait + 1000)
-else
-    redis.call('pexpire', KEYS[3], wait + 1000, 'gt')
-end
-return {0, pttl, entry, length - 1, now_str, holder}
+return refuse(redis.call('pttl', KEYS[1]), holder)

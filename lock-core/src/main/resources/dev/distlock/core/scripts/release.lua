@@ -17,23 +17,11 @@
 -- ARGV[6] 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
 -- Returns {1, new owner or ''} when a hold was removed (the caller's; any for 'force'), {0, ''} when there was none.
 --@include queue
+--@include release
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]
 
-local mode = ARGV[1]
-if mode == 'abandon' then
-    redis.call('set', KEYS[4], '1', 'px', ARGV[6])
-    local prefix = ARGV[2] .. '|'
-    for _, entry in ipairs(redis.call('lrange', KEYS[3], 0, -1)) do
-        if string.sub(entry, 1, #prefix) == prefix then
-            redis.call('lrem', KEYS[3], 0, entry)
-        end
-    end
-elseif mode == 'leave' then
-    redis.call('lrem', KEYS[3], 1, ARGV[6])
-end
-local holder = redis.call('get', KEYS[1])
-if not holder or (mode ~= 'force' and holder ~= ARGV[2]) then
+if not may_release() then
     return {0, ''}
 end
 local next = hand_over(nil)

@@ -10,23 +10,11 @@
 -- ARGV[7] the readers' broadcast channel
 -- Returns as release.lua.
 --@include queue
+--@include release
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]
 
-local mode = ARGV[1]
-if mode == 'abandon' then
-    redis.call('set', KEYS[4], '1', 'px', ARGV[6])
-    local prefix = ARGV[2] .. '|'
-    for _, entry in ipairs(redis.call('lrange', KEYS[3], 0, -1)) do
-        if string.sub(entry, 1, #prefix) == prefix then
-            redis.call('lrem', KEYS[3], 0, entry)
-        end
-    end
-elseif mode == 'leave' then
-    redis.call('lrem', KEYS[3], 1, ARGV[6])
-end
-local holder = redis.call('get', KEYS[1])
-if not holder or (mode ~= 'force' and holder ~= ARGV[2]) then
+if not may_release() then
     return {0, ''}
 end
 local now_ms = clock()
