@@ -7,12 +7,11 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -23,20 +22,17 @@ class ClosingAndCancellingTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
-        this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() {
-        this.clients.close();
+    void setUp(LockClients clients, RedisCommands<String, String> raw) {
+        this.clients = clients;
+        this.raw = raw;
     }
 
     @ParameterizedTest

@@ -33,6 +33,9 @@ class HandoffTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisCommands<String, String> raw;
@@ -40,17 +43,15 @@ class HandoffTests {
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
-        this.raw = this.clients.raw();
+    void setUp(LockClients clients, RedisCommands<String, String> raw) {
+        this.clients = clients;
+        this.raw = raw;
     }
 
     @AfterEach
     void tearDown() throws Exception {
         this.pool.shutdownNow();
         assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        this.clients.close();
     }
 
     @Test
