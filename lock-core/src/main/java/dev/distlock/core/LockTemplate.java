@@ -101,7 +101,7 @@ public final class LockTemplate {
     }
 
     /**
-     * Runs {@code action} holding {@code lock}: the general form the other methods and the {@code @RedisLock}
+     * Runs {@code action} holding {@code lock}: the general form the other methods and the {@code @DistributedLock}
      * advice use.
      *
      * @param leaseTime a fixed lease, or null for a watchdog-renewed one

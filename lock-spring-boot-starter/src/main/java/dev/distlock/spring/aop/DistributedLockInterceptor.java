@@ -28,7 +28,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Runs {@link dev.distlock.spring.aop.DistributedLock @RedisLock} methods under their lock through
+ * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
  * {@link LockTemplate#execute(RedisLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
  * released when the method returns or throws and a lost lease is handled by the template's
  * {@link dev.distlock.core.LostLeasePolicy}. When the call runs inside a surrounding transaction (a transaction
@@ -208,16 +208,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      */
     private void refuseWithoutTarget(Method method) {
         if (this.operations.hasAnnotation(method, method.getDeclaringClass())) {
-            throw new IllegalStateException("@RedisLock method " + method.getDeclaringClass().getName() + "."
+            throw new IllegalStateException("@DistributedLock method " + method.getDeclaringClass().getName() + "."
                     + method.getName() + " was called through a proxy without a target object, so its lock cannot"
-                    + " be taken; the method was not called. @RedisLock needs a proxied bean instance (not an"
+                    + " be taken; the method was not called. @DistributedLock needs a proxied bean instance (not an"
                     + " interface-only proxy such as a repository or HTTP client interface): put it on a method of a"
                     + " class");
         }
     }
 
     private RedLockClient requireRedLockClient() {
-        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @RedisLock(type ="
+        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @DistributedLock(type ="
                 + " REDLOCK) method was called, but there is no RedLockClient: set distributed-lock.redlock.nodes"));
     }
 }

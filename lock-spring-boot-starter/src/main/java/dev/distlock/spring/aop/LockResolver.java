@@ -42,7 +42,7 @@ import org.springframework.util.StringUtils;
 /**
  * Turns a {@link LockOperation} and a call into the lock to take: parses and checks key expressions once, evaluates
  * them per call, composes the lock names and asks the right client for the lock of the declared type. The one place
- * that knows how a {@code @RedisLock} maps to locks.
+ * that knows how a {@code @DistributedLock} maps to locks.
  */
 final class LockResolver {
 
