@@ -69,7 +69,8 @@ public final class LockOperationSource {
             return;
         }
         ReflectionUtils.doWithMethods(targetClass, (method) -> {
-            throw new IllegalStateException("Invalid @DistributedLock on " + InvalidDeclaration.describe(method, targetClass)
+            throw new IllegalStateException("Invalid @DistributedLock on "
+                    + InvalidDeclaration.describe(method, targetClass)
                     + ": the method is " + unproxyable(method) + ", so no proxy can intercept it and the lock would"
                     + " never be taken; make it a non-final instance method that is not private");
         }, (method) -> !method.isBridge() && !unproxyable(method).isEmpty()
@@ -175,7 +176,7 @@ public final class LockOperationSource {
                 returnType == Optional.class, ReturnKind.of(returnType));
     }
 
-    /** The key expressions of {@code key} (already trimmed as {@code keySource}) and {@code keys}, parsed and checked. */
+    /** The expressions of {@code key} (trimmed: {@code keySource}) and {@code keys}, parsed and checked. */
     private List<LockOperation.Key> parseKeys(String keySource, DistributedLock annotation, Method method,
             InvalidDeclaration invalid) {
         List<LockOperation.Key> keys = new ArrayList<>();
