@@ -203,16 +203,16 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
      */
     private void refuseWithoutTarget(Method method) {
         if (this.operations.hasAnnotation(method, method.getDeclaringClass())) {
-            throw new IllegalStateException("@RedisLock method " + method.getDeclaringClass().getName() + "."
+            throw new IllegalStateException("@DistributedLock method " + method.getDeclaringClass().getName() + "."
                     + method.getName() + " was called through a proxy without a target object, so its lock cannot"
-                    + " be taken; the method was not called. @RedisLock needs a proxied bean instance (not an"
+                    + " be taken; the method was not called. @DistributedLock needs a proxied bean instance (not an"
                     + " interface-only proxy such as a repository or HTTP client interface): put it on a method of a"
                     + " class");
         }
     }
 
     private RedLockClient requireRedLockClient() {
-        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @RedisLock(type ="
+        return this.redLockClient.get().orElseThrow(() -> new IllegalStateException("A @DistributedLock(type ="
                 + " REDLOCK) method was called, but there is no RedLockClient: set distributed-lock.redlock.nodes"));
     }
 }
