@@ -2,9 +2,11 @@ package dev.distlock.spring.aop;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
+import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,28 @@ final class AdviceAttempt {
     /** Whether the lock was acquired and the method entered; a later not-acquired error is then the method's own. */
     boolean entered() {
         return this.entered;
+    }
+
+    /**
+     * Runs {@code acquisition} and reports its outcome: acquired (and the method entered), not acquired, or failed.
+     *
+     * @throws LockNotAcquiredException if the lock stayed busy, for the caller to turn into the declared outcome
+     */
+    LockLease acquire(Supplier<LockLease> acquisition) {
+        LockLease lease;
+        try {
+            lease = acquisition.get();
+        }
+        catch (LockNotAcquiredException ex) {
+            finished(Outcome.NOT_ACQUIRED);
+            throw ex;
+        }
+        catch (Throwable ex) {
+            finished(Outcome.FAILED);
+            throw ex;
+        }
+        acquired(lease);
+        return lease;
     }
 
     void acquired(LockLease lease) {

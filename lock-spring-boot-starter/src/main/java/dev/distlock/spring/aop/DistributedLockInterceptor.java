@@ -28,13 +28,14 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Runs {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} methods under their lock through
+ * Runs {@link DistributedLock @DistributedLock} methods under their lock through
  * {@link LockTemplate#execute(RedisLock, Duration, Duration, dev.distlock.core.LockCallback)}, so the lock is
  * released when the method returns or throws and a lost lease is handled by the template's
  * {@link dev.distlock.core.LostLeasePolicy}. When the call runs inside a surrounding transaction (a transaction
  * synchronization is active, e.g. a {@code REQUIRED} {@code @Transactional} caller), the lock is instead released when
  * that transaction completes, so no other holder can enter before the work is committed; a lease lost before the
- * commit then rolls the transaction back (unless the policy is {@code IGNORE}). Declarations without a wait or lease time use the template's defaults.
+ * commit then rolls the transaction back (unless the policy is {@code IGNORE}). Declarations without a wait or
+ * lease time use the template's defaults.
  * While the method runs, its lease is available from {@link LockContext#currentLease()}.
  *
  * <p>When the lock is not acquired within the wait time the method does not run, and the declaration's
@@ -160,17 +161,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             throws Throwable {
         LockLease lease;
         try {
-            lease = acquire(call.lock(), call.waitTime(), call.leaseTime());
+            lease = attempt.acquire(() -> acquire(call.lock(), call.waitTime(), call.leaseTime()));
         }
         catch (LockNotAcquiredException ex) {
-            attempt.finished(Outcome.NOT_ACQUIRED);
             return call.notAcquired(ex, null);
         }
-        catch (Throwable ex) {
-            attempt.finished(Outcome.FAILED);
-            throw ex;
-        }
-        attempt.acquired(lease);
         LostLeasePolicy policy = call.policy();
         ReleaseAfterTransaction.register(lease, policy);
         LeaseLossInterrupter interrupter = LeaseLossInterrupter.forPolicy(policy, lease);

@@ -17,7 +17,6 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.LostLeasePolicy;
-import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,17 +46,11 @@ final class FutureLockedCall {
     static @Nullable Object run(LockedCall call, Duration operationTimeout, AdviceAttempt attempt) throws Throwable {
         LockLease lease;
         try {
-            lease = acquire(call.lock(), call.waitTime(), call.leaseTime(), operationTimeout);
+            lease = attempt.acquire(() -> acquire(call.lock(), call.waitTime(), call.leaseTime(), operationTimeout));
         }
         catch (LockNotAcquiredException ex) {
-            attempt.finished(Outcome.NOT_ACQUIRED);
             return call.notAcquired(ex, null);
         }
-        catch (Throwable ex) {
-            attempt.finished(Outcome.FAILED);
-            throw ex;
-        }
-        attempt.acquired(lease);
         Release release = new Release(lease, call.policy());
         Object returned;
         try {

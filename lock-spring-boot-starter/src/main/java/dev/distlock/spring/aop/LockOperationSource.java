@@ -3,17 +3,13 @@ package dev.distlock.spring.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
-import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedLockClient;
 import org.jspecify.annotations.Nullable;
 
@@ -21,10 +17,8 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.PropertyResolver;
@@ -46,7 +40,9 @@ public final class LockOperationSource {
 
     private final LockResolver resolver;
 
-    private final PropertyResolver placeholders;
+    private final KeyExpressionChecker keyChecker;
+
+    private final LockDurations durations;
 
     private final BeanFactory beanFactory;
 
@@ -58,7 +54,8 @@ public final class LockOperationSource {
      */
     public LockOperationSource(BeanFactory beanFactory, PropertyResolver placeholders) {
         this.resolver = new LockResolver(beanFactory);
-        this.placeholders = placeholders;
+        this.keyChecker = new KeyExpressionChecker(beanFactory);
+        this.durations = new LockDurations(placeholders);
         this.beanFactory = beanFactory;
     }
 
@@ -72,7 +69,8 @@ public final class LockOperationSource {
             return;
         }
         ReflectionUtils.doWithMethods(targetClass, (method) -> {
-            throw new IllegalStateException("Invalid @DistributedLock on " + describe(method, targetClass)
+            throw new IllegalStateException("Invalid @DistributedLock on "
+                    + InvalidDeclaration.describe(method, targetClass)
                     + ": the method is " + unproxyable(method) + ", so no proxy can intercept it and the lock would"
                     + " never be taken; make it a non-final instance method that is not private");
         }, (method) -> !method.isBridge() && !unproxyable(method).isEmpty()
@@ -132,8 +130,7 @@ public final class LockOperationSource {
     }
 
     private LockOperation build(Method method, Class<?> targetClass, DistributedLock annotation) {
-        String description = describe(method, targetClass);
-        Invalid invalid = new Invalid(description);
+        InvalidDeclaration invalid = InvalidDeclaration.of(method, targetClass);
         String name = annotation.name().trim();
         String keySource = annotation.key().trim();
         String[] multiKeys = annotation.keys();
@@ -157,10 +154,36 @@ public final class LockOperationSource {
                     + " configured: set distributed-lock.redlock.nodes to at least 3 redis:// URIs (or define a "
                     + RedLockClient.class.getSimpleName() + " bean)");
         }
+        List<LockOperation.Key> keys = parseKeys(keySource, annotation, method, invalid);
+        Duration waitTime = this.durations.waitTime(annotation.waitTime(), invalid);
+        Duration leaseTime = this.durations.leaseTime(annotation.leaseTime(), invalid);
+        Class<?> returnType = method.getReturnType();
+        String refusal = ReturnKind.refusal(returnType);
+        if (refusal != null) {
+            throw invalid.because("return type", returnType.getName(), refusal);
+        }
+        OnNotAcquired onNotAcquired = annotation.onNotAcquired();
+        FallbackMethods.Fallback fallback = FallbackMethods.resolve(onNotAcquired, annotation.fallback(), method,
+                targetClass, invalid);
+        if (onNotAcquired == OnNotAcquired.SKIP && returnType.isPrimitive() && returnType != void.class) {
+            throw invalid.because("onNotAcquired", "SKIP", "the method returns " + returnType.getName()
+                    + ", which has no empty value: return a wrapper or Optional, or use FALLBACK");
+        }
+        String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
+        return new LockOperation(method, targetClass, invalid.description(), declaration, type, name,
+                keys, multiKey, waitTime, leaseTime, onNotAcquired,
+                (fallback != null) ? fallback.method() : null, fallback != null && fallback.takesException(),
+                returnType == Optional.class, ReturnKind.of(returnType));
+    }
+
+    /** The expressions of {@code key} (trimmed: {@code keySource}) and {@code keys}, parsed and checked. */
+    private List<LockOperation.Key> parseKeys(String keySource, DistributedLock annotation, Method method,
+            InvalidDeclaration invalid) {
         List<LockOperation.Key> keys = new ArrayList<>();
         if (!keySource.isEmpty()) {
             keys.add(parseKey(keySource, "key", annotation.key(), method, invalid));
         }
+        String[] multiKeys = annotation.keys();
         for (int i = 0; i < multiKeys.length; i++) {
             String attribute = "keys[" + i + "]";
             if (!StringUtils.hasText(multiKeys[i])) {
@@ -168,59 +191,13 @@ public final class LockOperationSource {
             }
             keys.add(parseKey(multiKeys[i].trim(), attribute, multiKeys[i], method, invalid));
         }
-        Duration waitTime = duration(annotation.waitTime(), "waitTime", false, invalid);
-        Duration leaseTime = duration(annotation.leaseTime(), "leaseTime", true, invalid);
-        Class<?> returnType = method.getReturnType();
-        String refusal = ReturnKind.refusal(returnType);
-        if (refusal != null) {
-            throw invalid.because("return type", returnType.getName(), refusal);
-        }
-        ReturnKind returnKind = ReturnKind.of(returnType);
-        OnNotAcquired onNotAcquired = annotation.onNotAcquired();
-        String fallbackName = annotation.fallback().trim();
-        Method fallback = null;
-        boolean fallbackTakesException = false;
-        if (onNotAcquired == OnNotAcquired.FALLBACK) {
-            if (fallbackName.isEmpty()) {
-                throw invalid.because("fallback", annotation.fallback(),
-                        "onNotAcquired = FALLBACK needs the name of a fallback method");
-            }
-            fallback = findFallback(method, targetClass, fallbackName, true);
-            fallbackTakesException = (fallback != null);
-            if (fallback == null) {
-                fallback = findFallback(method, targetClass, fallbackName, false);
-            }
-            if (fallback == null) {
-                throw invalid.because("fallback", fallbackName, "no method " + fallbackName + "("
-                        + parameterList(method.getParameterTypes()) + ") (optionally with a trailing "
-                        + LockNotAcquiredException.class.getSimpleName() + " parameter) is declared by "
-                        + targetClass.getName());
-            }
-            if (!returnTypeFits(method, fallback, targetClass)) {
-                throw invalid.because("fallback", fallbackName, "its return type "
-                        + fallback.getGenericReturnType().getTypeName() + " is not assignable to "
-                        + method.getGenericReturnType().getTypeName());
-            }
-            ReflectionUtils.makeAccessible(fallback);
-        }
-        else if (!fallbackName.isEmpty()) {
-            throw invalid.because("fallback", fallbackName, "a fallback is only called with onNotAcquired = FALLBACK,"
-                    + " but onNotAcquired is " + onNotAcquired);
-        }
-        if (onNotAcquired == OnNotAcquired.SKIP && returnType.isPrimitive() && returnType != void.class) {
-            throw invalid.because("onNotAcquired", "SKIP", "the method returns " + returnType.getName()
-                    + ", which has no empty value: return a wrapper or Optional, or use FALLBACK");
-        }
-        String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
-        return new LockOperation(method, targetClass, description, declaration, type, name, List.copyOf(keys),
-                multiKey, waitTime, leaseTime, onNotAcquired, fallback, fallbackTakesException,
-                returnType == Optional.class, returnKind);
+        return List.copyOf(keys);
     }
 
     private LockOperation.Key parseKey(String source, String attribute, String written, Method method,
-            Invalid invalid) {
+            InvalidDeclaration invalid) {
         try {
-            return new LockOperation.Key(this.resolver.parseKey(source, method), source);
+            return new LockOperation.Key(this.keyChecker.parse(source, method), source);
         }
         catch (IllegalArgumentException ex) {
             throw invalid.because(attribute, written, ex.getMessage(), ex);
@@ -236,111 +213,9 @@ public final class LockOperationSource {
                 false).length > 0;
     }
 
-    private @Nullable Duration duration(String value, String attribute, boolean lease, Invalid invalid) {
-        if (value.isBlank()) {
-            return null;
-        }
-        String resolved;
-        try {
-            resolved = this.placeholders.resolveRequiredPlaceholders(value).trim();
-        }
-        catch (IllegalArgumentException ex) {
-            throw invalid.because(attribute, value, ex.getMessage(), ex);
-        }
-        if (resolved.isEmpty()) {
-            return null;
-        }
-        Duration duration;
-        try {
-            duration = DurationStyle.detectAndParse(resolved);
-        }
-        catch (IllegalArgumentException | DateTimeParseException | ArithmeticException ex) {
-            throw invalid.because(attribute, value, "it is not a duration" + resolvedFrom(value, resolved)
-                    + "; use for example \"2s\", \"500ms\", \"PT2S\" or \"0\"", ex);
-        }
-        if (duration.isNegative()) {
-            throw invalid.because(attribute, value, "it must not be negative" + resolvedFrom(value, resolved));
-        }
-        if (lease && duration.isZero()) {
-            throw invalid.because(attribute, value, "a lease must be positive" + resolvedFrom(value, resolved)
-                    + "; leave leaseTime empty for a watchdog-renewed lease");
-        }
-        if (lease && duration.compareTo(LockClientOptions.MIN_LEASE_TIME) < 0) {
-            throw invalid.because(attribute, value, "it is shorter than the minimum lease of "
-                    + LockClientOptions.MIN_LEASE_TIME.toMillis() + " ms" + resolvedFrom(value, resolved)
-                    + "; a lease must outlast clock drift and a round trip to Redis");
-        }
-        if (lease && duration.compareTo(LockClientOptions.MAX_LEASE_TIME) > 0) {
-            throw invalid.because(attribute, value, "it is longer than " + LockClientOptions.MAX_LEASE_TIME.toDays()
-                    + " days" + resolvedFrom(value, resolved) + "; leave leaseTime empty for a watchdog-renewed lease");
-        }
-        return duration;
-    }
-
-    private static String resolvedFrom(String value, String resolved) {
-        return value.equals(resolved) ? "" : " (it resolved to \"" + resolved + "\")";
-    }
-
-    private static @Nullable Method findFallback(Method method, Class<?> targetClass, String name,
-            boolean withException) {
-        Class<?>[] expected = method.getParameterTypes();
-        List<Method> found = new ArrayList<>();
-        ReflectionUtils.doWithMethods(targetClass, found::add, (candidate) -> {
-            if (!candidate.getName().equals(name) || candidate.isBridge() || candidate.isSynthetic()) {
-                return false;
-            }
-            Class<?>[] actual = candidate.getParameterTypes();
-            if (!withException) {
-                return Arrays.equals(actual, expected);
-            }
-            return actual.length == expected.length + 1
-                    && Arrays.equals(Arrays.copyOf(actual, expected.length), expected)
-                    && actual[expected.length].isAssignableFrom(LockNotAcquiredException.class);
-        });
-        return found.isEmpty() ? null : found.get(0);
-    }
-
-    private static boolean returnTypeFits(Method method, Method fallback, Class<?> targetClass) {
-        Class<?> expected = method.getReturnType();
-        Class<?> actual = fallback.getReturnType();
-        if (expected == void.class) {
-            return true;
-        }
-        if (actual == void.class) {
-            return false;
-        }
-        if (expected.isPrimitive() || actual.isPrimitive()) {
-            return ClassUtils.isAssignable(expected, actual);
-        }
-        return ResolvableType.forMethodReturnType(method, targetClass)
-            .isAssignableFrom(ResolvableType.forMethodReturnType(fallback, targetClass));
-    }
-
     private static String unproxyable(Method method) {
         int modifiers = method.getModifiers();
         return Modifier.isStatic(modifiers) ? "static" : Modifier.isPrivate(modifiers) ? "private"
                 : Modifier.isFinal(modifiers) ? "final" : "";
-    }
-
-    private static String describe(Method method, Class<?> targetClass) {
-        return targetClass.getName() + "." + method.getName() + "(" + parameterList(method.getParameterTypes()) + ")";
-    }
-
-    private static String parameterList(Class<?>[] types) {
-        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
-    }
-
-    /** Builds the startup error for one declaration. */
-    private record Invalid(String description) {
-
-        IllegalStateException because(String attribute, String value, @Nullable String reason) {
-            return because(attribute, value, reason, null);
-        }
-
-        IllegalStateException because(String attribute, String value, @Nullable String reason,
-                @Nullable Throwable cause) {
-            return new IllegalStateException("Invalid @DistributedLock on " + this.description + ": " + attribute
-                    + " = \"" + value + "\": " + reason, cause);
-        }
     }
 }

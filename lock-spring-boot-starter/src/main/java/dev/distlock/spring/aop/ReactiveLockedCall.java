@@ -28,15 +28,15 @@ final class ReactiveLockedCall {
         if (call.operation().returnKind() == ReturnKind.MONO) {
             return Mono.defer(() -> {
                 AdviceAttempt attempt = attempts.get();
-                return reactive.<Object>execute(call.lock(), call.waitTime(), call.leaseTime(), (lease) -> work(call, attempt,
-                        lease))
+                return reactive.<Object>execute(call.lock(), call.waitTime(), call.leaseTime(),
+                        (lease) -> work(call, attempt, lease))
                     .onErrorResume((ex) -> Mono.from(otherwise(call, attempt, ex)));
             });
         }
         return Flux.defer(() -> {
             AdviceAttempt attempt = attempts.get();
-            return reactive.<Object>executeMany(call.lock(), call.waitTime(), call.leaseTime(), (lease) -> work(call, attempt,
-                    lease))
+            return reactive.<Object>executeMany(call.lock(), call.waitTime(), call.leaseTime(),
+                    (lease) -> work(call, attempt, lease))
                 .onErrorResume((ex) -> Flux.from(otherwise(call, attempt, ex)));
         });
     }

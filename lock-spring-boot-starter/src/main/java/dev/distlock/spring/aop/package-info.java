@@ -4,6 +4,16 @@
  * {@link dev.distlock.spring.aop.LockType} and multi-key locks, SpEL key evaluation, startup validation of every
  * annotated method, {@link dev.distlock.spring.aop.LockContext} for reading the current lease, and
  * {@link dev.distlock.spring.aop.LockAdviceListener} for observing acquisitions (metrics).
+ *
+ * <p>How it fits together. At startup {@code LockedMethodValidator} asks {@code LockOperationSource} for every
+ * annotated method; the source reads the annotation and builds a cached {@code LockOperation}, with
+ * {@code KeyExpressionChecker} (parses key expressions and checks their variables and beans), {@code LockDurations}
+ * ({@code ${...}} placeholders, wait and lease times) and {@code FallbackMethods} (finds and checks the fallback);
+ * each reports a mistake through {@code InvalidDeclaration}. Per call, {@code DistributedLockAdvisor} matches the
+ * method, {@code DistributedLockInterceptor} has {@code LockResolver} evaluate the keys into a lock and runs the
+ * {@code LockedCall}: synchronously (released on return, or after the surrounding transaction through
+ * {@code ReleaseAfterTransaction}), as a {@code CompletionStage} ({@code FutureLockedCall}) or as a publisher
+ * ({@code ReactiveLockedCall}); {@code AdviceAttempt} reports each attempt to the listeners.
  */
 @NullMarked
 package dev.distlock.spring.aop;
