@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.blockhound.BlockHound;
-import reactor.blockhound.BlockingOperationError;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -79,8 +78,9 @@ class ReactiveLockingWebFluxTests {
                 for (StackTraceElement element : stack) {
                     trace.append("\n    at ").append(element);
                 }
+                // Recorded, not thrown: an error thrown inside Lettuce's own critical sections left its connection
+                // lock held and hung the run. Every test asserts that nothing was recorded.
                 blockingCalls.add(method + " on " + Thread.currentThread().getName() + trace);
-                throw new BlockingOperationError(method);
             }));
     }
 
@@ -141,19 +141,18 @@ class ReactiveLockingWebFluxTests {
     @Test
     void blockHoundCatchesBlockingLockCallsOnReactorThreads() throws Exception {
         // Proves the detector is armed, so an empty list elsewhere means something: a blocking acquisition that has
-        // to wait (the lock is held by another owner), made on a Reactor thread, is caught.
+        // to wait (the lock is held by another owner), made on a Reactor thread, is recorded.
+        int before = blockingCalls.size();
         try (LockLease busy = this.lockClient.getLock("blocking").acquireAsync(Duration.ofSeconds(5))
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS)) {
-            assertThatExceptionOfType(RuntimeException.class)
-                .isThrownBy(() -> Mono.fromCallable(() -> this.lockClient.getLock("blocking")
-                    .tryAcquire(Duration.ofMillis(500)))
-                    .subscribeOn(Schedulers.parallel())
-                    .block(Duration.ofSeconds(10)))
-                .withRootCauseInstanceOf(BlockingOperationError.class);
+            Mono.fromCallable(() -> this.lockClient.getLock("blocking").tryAcquire(Duration.ofMillis(500)))
+                .subscribeOn(Schedulers.parallel())
+                .block(Duration.ofSeconds(10));
             assertThat(busy.isHeld()).isTrue();
         }
-        assertThat(blockingCalls).isNotEmpty();
+        assertThat(blockingCalls).hasSizeGreaterThan(before);
+        blockingCalls.subList(before, blockingCalls.size()).clear();
     }
 
     @Test
