@@ -1,15 +1,14 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.Objects;
 
-import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.InstanceIds;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Settings of a {@link RedisLockClient}. Immutable; build with {@link #builder()}. Every value is validated when
- * built, with a message that names the setting.
+ * built: a refused value throws {@link InvalidLockOptionException}, which names the option.
  *
  * @param keyPrefix prefix of every Redis key and channel the client writes, e.g. {@code lock:} gives
  * {@code lock:{orders:42}}; must not contain braces
@@ -45,36 +44,65 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
     /** Shortest watchdog lease that leaves a renewal room for a round trip. */
     public static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(300);
 
+    /**
+     * @throws InvalidLockOptionException naming the first option whose value is refused
+     */
     public LockClientOptions {
-        Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("keyPrefix '" + keyPrefix
-                    + "' must not contain '{' or '}': the lock name is the Redis Cluster hash tag");
+        if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw new InvalidLockOptionException("keyPrefix", keyPrefix, "must not contain '{' or '}', was '"
+                    + keyPrefix + "': the lock name inside braces is the Redis Cluster hash tag", null);
         }
-        Durations.requirePositive("watchdogLease", watchdogLease);
+        requirePositive("watchdogLease", watchdogLease);
         if (watchdogLease.compareTo(MIN_WATCHDOG_LEASE) < 0) {
-            throw new IllegalArgumentException("watchdogLease " + watchdogLease + " is shorter than "
-                    + MIN_WATCHDOG_LEASE + ": it is renewed every third of it, which must leave time for a round trip");
+            throw new InvalidLockOptionException("watchdogLease", watchdogLease, "must be at least "
+                    + DurationFormat.format(MIN_WATCHDOG_LEASE) + ", was " + DurationFormat.format(watchdogLease)
+                    + ": it is renewed every third of it, which must leave time for a round trip", null);
         }
-        Durations.requirePositive("operationTimeout", operationTimeout);
-        Durations.requirePositive("maxBackoff", maxBackoff);
-        Durations.requirePositive("fencingCounterRetention", fencingCounterRetention);
+        if (watchdogLease.compareTo(MAX_LEASE_TIME) > 0) {
+            throw new InvalidLockOptionException("watchdogLease", watchdogLease, "must be at most "
+                    + MAX_LEASE_TIME.toDays() + " days, was " + DurationFormat.format(watchdogLease), null);
+        }
+        requirePositive("operationTimeout", operationTimeout);
+        requirePositive("maxBackoff", maxBackoff);
+        requirePositive("fencingCounterRetention", fencingCounterRetention);
         if (maxNameLength < 1) {
-            throw new IllegalArgumentException("maxNameLength must be at least 1, was " + maxNameLength);
+            throw new InvalidLockOptionException("maxNameLength", maxNameLength,
+                    "must be at least 1, was " + maxNameLength, null);
         }
         if (replicaAcks < 0) {
-            throw new IllegalArgumentException("replicaAcks must not be negative, was " + replicaAcks
-                    + " (0 turns replica acknowledgement off)");
+            throw new InvalidLockOptionException("replicaAcks", replicaAcks, "must not be negative, was "
+                    + replicaAcks + " (0 turns replica acknowledgement off)", null);
         }
-        Durations.requirePositive("replicaAckTimeout", replicaAckTimeout);
+        requirePositive("replicaAckTimeout", replicaAckTimeout);
         if (replicaAcks > 0 && replicaAckTimeout.compareTo(operationTimeout) >= 0) {
-            throw new IllegalArgumentException("replicaAckTimeout " + replicaAckTimeout
-                    + " must be shorter than operationTimeout " + operationTimeout
-                    + ": the acquire and its WAIT share that bound, and a WAIT that outlasts it reads as an unknown "
-                    + "outcome instead of applying the replica-ack policy");
+            throw new InvalidLockOptionException("replicaAckTimeout", replicaAckTimeout,
+                    "must be shorter than operationTimeout (" + DurationFormat.format(operationTimeout) + "), was "
+                            + DurationFormat.format(replicaAckTimeout) + ": the acquire and its WAIT share that"
+                            + " bound, and a WAIT that outlasts it reads as an unknown outcome instead of applying"
+                            + " the replica-ack policy",
+                    "operationTimeout");
         }
-        Objects.requireNonNull(replicaAckPolicy, "replicaAckPolicy must not be null");
-        InstanceIds.validate(instanceId);
+        if (replicaAckPolicy == null) {
+            throw new InvalidLockOptionException("replicaAckPolicy", null, "must be set, one of FAIL, WARN", null);
+        }
+        try {
+            InstanceIds.validate(instanceId);
+        }
+        catch (IllegalArgumentException ex) {
+            String reason = String.valueOf(ex.getMessage());
+            throw new InvalidLockOptionException("instanceId", instanceId,
+                    reason.startsWith("instanceId ") ? reason.substring("instanceId ".length()) : reason, null);
+        }
+    }
+
+    private static void requirePositive(String option, @Nullable Duration value) {
+        if (value == null) {
+            throw new InvalidLockOptionException(option, null, "must be set", null);
+        }
+        if (value.isNegative() || value.isZero()) {
+            throw new InvalidLockOptionException(option, value, "must be positive, was " + DurationFormat.format(value),
+                    null);
+        }
     }
 
     /**

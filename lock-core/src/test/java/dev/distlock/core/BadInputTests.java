@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class BadInputTests {
@@ -127,5 +128,35 @@ class BadInputTests {
             .isThrownBy(() -> LockClientOptions.builder().operationTimeout(Duration.ofSeconds(1))
                 .replicaAcks(1, Duration.ofSeconds(2), ReplicaAckPolicy.FAIL).build())
             .withMessageContaining("replicaAckTimeout");
+    }
+
+    @Test
+    void refusedOptionCarriesItsNameValueAndRequirementWithDurationsAsWritten() {
+        assertThatExceptionOfType(InvalidLockOptionException.class)
+            .isThrownBy(() -> LockClientOptions.builder().watchdogLease(Duration.ofMillis(100)).build())
+            .satisfies((ex) -> {
+                assertThat(ex.option()).isEqualTo("watchdogLease");
+                assertThat(ex.value()).isEqualTo(Duration.ofMillis(100));
+                assertThat(ex.requirement()).startsWith("must be at least 300ms, was 100ms: ");
+                assertThat(ex.relatedOption()).isNull();
+                assertThat(ex).hasMessage("watchdogLease " + ex.requirement());
+            });
+        assertThatExceptionOfType(InvalidLockOptionException.class)
+            .isThrownBy(() -> LockClientOptions.builder().watchdogLease(Duration.ofDays(400)).build())
+            .withMessage("watchdogLease must be at most 365 days, was 400d");
+        assertThatExceptionOfType(InvalidLockOptionException.class)
+            .isThrownBy(() -> LockClientOptions.builder().operationTimeout(Duration.ofSeconds(1))
+                .replicaAcks(1, Duration.ofSeconds(2), ReplicaAckPolicy.FAIL).build())
+            .satisfies((ex) -> {
+                assertThat(ex.option()).isEqualTo("replicaAckTimeout");
+                assertThat(ex.requirement()).startsWith("must be shorter than operationTimeout (1s), was 2s");
+                assertThat(ex.relatedOption()).isEqualTo("operationTimeout");
+            });
+        assertThatExceptionOfType(InvalidLockOptionException.class)
+            .isThrownBy(() -> LockClientOptions.builder().instanceId("two words").build())
+            .satisfies((ex) -> {
+                assertThat(ex.option()).isEqualTo("instanceId");
+                assertThat(ex.requirement()).startsWith("'two words' must not contain whitespace");
+            });
     }
 }

@@ -51,6 +51,7 @@ final class DedicatedLockConnection implements DisposableBean {
      */
     DedicatedLockConnection(DistributedLockProperties.Redis properties, Duration reconnectMaxDelay,
             @Nullable SslBundles sslBundles) {
+        LockOptionsMapper.checkRedis(properties);
         @Nullable SslOptions ssl = sslOptions(properties, sslBundles);
         this.resources = DefaultClientResources.builder()
             .reconnectDelay(reconnectDelay(reconnectMaxDelay))
@@ -141,9 +142,8 @@ final class DedicatedLockConnection implements DisposableBean {
             return uri;
         }
         catch (IllegalArgumentException ex) {
-            throw DistributedLockProperties.invalid("redis.url", redact(url),
-                    "distributed-lock.redis.url is not a valid Redis URL such as redis://user:password@host:6379/0: "
-                            + ex.getMessage());
+            throw LockOptionsMapper.invalid("redis.url", redact(url),
+                    "is not a valid Redis URL such as redis://user:password@host:6379/0: " + ex.getMessage());
         }
     }
 
@@ -185,8 +185,7 @@ final class DedicatedLockConnection implements DisposableBean {
             port = -1;
         }
         if (colon <= 0 || port < 1 || port > 65535) {
-            throw DistributedLockProperties.invalid(property, node, DistributedLockProperties.PREFIX + "." + property
-                    + " entries must be \"host:port\", was \"" + node + "\"");
+            throw LockOptionsMapper.invalid(property, node, "entries must be \"host:port\", was \"" + node + "\"");
         }
         return RedisURI.Builder.redis(node.substring(0, colon).trim(), port);
     }
@@ -211,8 +210,8 @@ final class DedicatedLockConnection implements DisposableBean {
             return null;
         }
         if (sslBundles == null) {
-            throw DistributedLockProperties.invalid("redis.ssl.bundle", name, "distributed-lock.redis.ssl.bundle"
-                    + " names an SSL bundle, but the application has none: define it under spring.ssl.bundle.*");
+            throw LockOptionsMapper.invalid("redis.ssl.bundle", name, "names an SSL bundle, but the"
+                    + " application has none: define it under spring.ssl.bundle.*");
         }
         SslBundle bundle = sslBundles.getBundle(name);
         SslOptions.Builder builder = SslOptions.builder()

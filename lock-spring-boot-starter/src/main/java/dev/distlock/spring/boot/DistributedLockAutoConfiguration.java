@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of distributed locks: a {@link RedisLockClient} on the application's Lettuce connection
@@ -32,7 +33,10 @@ public final class DistributedLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LockTemplate lockTemplate(RedisLockClient redisLockClient, DistributedLockProperties properties) {
+    LockTemplate lockTemplate(RedisLockClient redisLockClient, DistributedLockProperties properties,
+            Environment environment) {
+        // every property is checked, also when the application brings its own RedisLockClient
+        LockOptionsMapper.clientOptions(properties, LockClientConfigurations.applicationName(environment));
         return new LockTemplate(redisLockClient, properties.getWaitTime(), null, properties.getLostLeasePolicy());
     }
 

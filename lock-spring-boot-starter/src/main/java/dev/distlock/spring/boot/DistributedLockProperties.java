@@ -11,19 +11,17 @@ import dev.distlock.core.ReplicaAckPolicy;
 import dev.distlock.spring.aop.DistributedLockAdvisor;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.InitializingBean;
-import org.springframework.context.EnvironmentAware;
-import org.springframework.core.env.Environment;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.util.StringUtils;
 
 /**
- * Configuration properties of distributed locks, under {@code distributed-lock}. Validated when bound: an invalid
- * value fails the application start with an {@link InvalidConfigurationPropertyValueException} naming the property.
+ * Configuration properties of distributed locks, under {@code distributed-lock}: a plain holder. The values are
+ * checked when the beans that use them are created ({@code LockOptionsMapper}, which reuses the limits of
+ * {@link dev.distlock.core.LockClientOptions}): an invalid value fails the application start with an
+ * {@code InvalidConfigurationPropertyValueException} naming the property.
  */
 @ConfigurationProperties(DistributedLockProperties.PREFIX)
-public class DistributedLockProperties implements InitializingBean, EnvironmentAware {
+public class DistributedLockProperties {
 
     /** The prefix of every property. */
     public static final String PREFIX = "distributed-lock";
@@ -85,8 +83,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
      * with "not connected to Redis at ..." and the distributedLock health is DOWN until it has connected.
      */
     private boolean requireRedisAtStartup = true;
-
-    private @Nullable String applicationName;
 
     /**
      * Dedicated Redis connection for locks, in the shape of spring.data.redis. Used when url, host, sentinel.master or
@@ -212,17 +208,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
         this.reconnectMaxDelay = reconnectMaxDelay;
     }
 
-    /** The configured instance id, or {@code spring.application.name@host:pid}. */
-    public String resolveInstanceId() {
-        return StringUtils.hasText(this.instanceId) ? this.instanceId
-                : LockClientOptions.defaultInstanceId(this.applicationName);
-    }
-
-    @Override
-    public void setEnvironment(Environment environment) {
-        this.applicationName = environment.getProperty("spring.application.name");
-    }
-
     public Redis getRedis() {
         return this.redis;
     }
@@ -233,132 +218,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
 
     public RedLock getRedlock() {
         return this.redlock;
-    }
-
-    /** The options of the {@link dev.distlock.core.RedisLockClient} these properties describe. */
-    public LockClientOptions toClientOptions() {
-        return commonOptions()
-            .replicaAcks(this.replicaAcks.getCount(), this.replicaAcks.getTimeout(), this.replicaAcks.getPolicy())
-            .build();
-    }
-
-    /**
-     * The options of the {@link RedLockClient}: the same as {@link #toClientOptions()} without replica
-     * acknowledgement, which does not apply to independent masters.
-     */
-    public LockClientOptions toRedLockOptions() {
-        return commonOptions().build();
-    }
-
-    private LockClientOptions.Builder commonOptions() {
-        return LockClientOptions.builder()
-            .keyPrefix(this.keyPrefix)
-            .watchdogLease(this.leaseTime)
-            .operationTimeout(this.operationTimeout)
-            .maxBackoff(this.maxBackoff)
-            .fencing(this.fencing)
-            .fencingCounterRetention(this.fencingCounterRetention)
-            .maxNameLength(this.maxNameLength)
-            .instanceId(resolveInstanceId());
-    }
-
-    /** Validates the bound values. */
-    @Override
-    public void afterPropertiesSet() {
-        validate();
-    }
-
-    /**
-     * Checks every value, naming the first invalid property.
-     *
-     * @throws InvalidConfigurationPropertyValueException if a value is invalid
-     */
-    public void validate() {
-        if (this.keyPrefix == null || this.keyPrefix.indexOf('{') >= 0 || this.keyPrefix.indexOf('}') >= 0) {
-            throw invalid("key-prefix", this.keyPrefix, "must not contain '{' or '}': the lock name inside braces is"
-                    + " the Redis Cluster hash tag");
-        }
-        requirePresent("lease-time", this.leaseTime);
-        if (this.leaseTime.compareTo(LockClientOptions.MIN_WATCHDOG_LEASE) < 0) {
-            throw invalid("lease-time", format(this.leaseTime), "distributed-lock.lease-time must be at least "
-                    + format(LockClientOptions.MIN_WATCHDOG_LEASE) + ", was " + format(this.leaseTime)
-                    + ": it is renewed every third of it, which must leave time for a round trip");
-        }
-        if (this.leaseTime.compareTo(LockClientOptions.MAX_LEASE_TIME) > 0) {
-            throw invalid("lease-time", format(this.leaseTime), "distributed-lock.lease-time must be at most "
-                    + LockClientOptions.MAX_LEASE_TIME.toDays() + " days, was " + format(this.leaseTime));
-        }
-        requirePresent("wait-time", this.waitTime);
-        if (this.waitTime.isNegative()) {
-            throw invalid("wait-time", format(this.waitTime), "distributed-lock.wait-time must not be negative, was "
-                    + format(this.waitTime) + " (0 means a single attempt)");
-        }
-        requirePositive("operation-timeout", this.operationTimeout);
-        requirePositive("max-backoff", this.maxBackoff);
-        requirePositive("fencing-counter-retention", this.fencingCounterRetention);
-        if (this.maxNameLength < 1) {
-            throw invalid("max-name-length", this.maxNameLength, "distributed-lock.max-name-length must be at least 1,"
-                    + " was " + this.maxNameLength);
-        }
-        if (this.lostLeasePolicy == null) {
-            throw invalid("lost-lease-policy", null, "distributed-lock.lost-lease-policy must be one of FAIL,"
-                    + " INTERRUPT, IGNORE");
-        }
-        if (StringUtils.hasText(this.instanceId)) {
-            try {
-                LockClientOptions.builder().instanceId(this.instanceId).build();
-            }
-            catch (IllegalArgumentException ex) {
-                throw invalid("instance-id", this.instanceId, ex.getMessage());
-            }
-        }
-        requirePositive("reconnect-max-delay", this.reconnectMaxDelay);
-        this.replicaAcks.validate(this.operationTimeout);
-        this.redlock.validate(this.leaseTime);
-        this.redis.validate();
-    }
-
-    private static void requirePresent(String property, @Nullable Duration value) {
-        if (value == null) {
-            throw invalid(property, null, PREFIX + "." + property + " must be set");
-        }
-    }
-
-    static void requirePositive(String property, @Nullable Duration value) {
-        requirePresent(property, value);
-        if (value.isNegative() || value.isZero()) {
-            throw invalid(property, format(value), PREFIX + "." + property + " must be positive, was "
-                    + format(value));
-        }
-    }
-
-    static InvalidConfigurationPropertyValueException invalid(String property, @Nullable Object value,
-            String reason) {
-        return new InvalidConfigurationPropertyValueException(PREFIX + "." + property, value, reason);
-    }
-
-    /** A duration the way users write it: {@code 100ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 400d}. */
-    static String format(Duration duration) {
-        if (duration.isZero()) {
-            return "0ms";
-        }
-        if (duration.toNanosPart() % 1_000_000 != 0) {
-            return duration.toString();
-        }
-        long millis = duration.toMillis();
-        if (millis % 86_400_000 == 0) {
-            return (millis / 86_400_000) + "d";
-        }
-        if (millis % 3_600_000 == 0) {
-            return (millis / 3_600_000) + "h";
-        }
-        if (millis % 60_000 == 0) {
-            return (millis / 60_000) + "m";
-        }
-        if (millis % 1000 == 0) {
-            return (millis / 1000) + "s";
-        }
-        return millis + "ms";
     }
 
     /**
@@ -499,40 +358,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
         /** Whether the dedicated connection is to a Redis Cluster (cluster.nodes set). */
         public boolean isCluster() {
             return !this.cluster.getNodes().isEmpty();
-        }
-
-        void validate() {
-            if (this.port < 1 || this.port > 65535) {
-                throw invalid("redis.port", this.port, "distributed-lock.redis.port must be between 1 and 65535");
-            }
-            if (this.database < 0) {
-                throw invalid("redis.database", this.database, "distributed-lock.redis.database must not be"
-                        + " negative");
-            }
-            if (this.timeout != null) {
-                requirePositive("redis.timeout", this.timeout);
-            }
-            if (this.connectTimeout != null) {
-                requirePositive("redis.connect-timeout", this.connectTimeout);
-            }
-            if (StringUtils.hasText(this.sentinel.getMaster()) && this.sentinel.getNodes().isEmpty()) {
-                throw invalid("redis.sentinel.nodes", "", "distributed-lock.redis.sentinel.nodes must list at least"
-                        + " one \"host:port\" when distributed-lock.redis.sentinel.master is set");
-            }
-            if (isCluster()) {
-                String other = StringUtils.hasText(this.sentinel.getMaster()) ? "sentinel.master"
-                        : StringUtils.hasText(this.url) ? "url" : StringUtils.hasText(this.host) ? "host" : null;
-                if (other != null) {
-                    throw invalid("redis.cluster.nodes", String.join(",", this.cluster.getNodes()),
-                            "distributed-lock.redis.cluster.nodes and distributed-lock.redis." + other + " are both"
-                                    + " set; a dedicated connection is to a cluster or to one server, so set only one");
-                }
-                Integer maxRedirects = this.cluster.getMaxRedirects();
-                if (maxRedirects != null && maxRedirects < 0) {
-                    throw invalid("redis.cluster.max-redirects", maxRedirects,
-                            "distributed-lock.redis.cluster.max-redirects must not be negative");
-                }
-            }
         }
 
         /** SSL settings of the dedicated connection. */
@@ -681,22 +506,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
             this.policy = policy;
         }
 
-        void validate(Duration operationTimeout) {
-            if (this.count < 0) {
-                throw invalid("replica-acks.count", this.count, "distributed-lock.replica-acks.count must not be"
-                        + " negative (0 turns replica acknowledgement off)");
-            }
-            requirePositive("replica-acks.timeout", this.timeout);
-            if (this.policy == null) {
-                throw invalid("replica-acks.policy", null, "distributed-lock.replica-acks.policy must be one of FAIL,"
-                        + " WARN");
-            }
-            if (this.count > 0 && this.timeout.compareTo(operationTimeout) >= 0) {
-                throw invalid("replica-acks.timeout", format(this.timeout), "distributed-lock.replica-acks.timeout"
-                        + " must be shorter than distributed-lock.operation-timeout (" + format(operationTimeout)
-                        + "), was " + format(this.timeout) + ": the grant and its WAIT share one round trip");
-            }
-        }
     }
 
     /** RedLock over independent Redis masters. */
@@ -730,21 +539,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
         /** Whether RedLock masters are configured. */
         public boolean isConfigured() {
             return !this.nodes.isEmpty();
-        }
-
-        void validate(Duration leaseTime) {
-            requirePositive("redlock.node-timeout", this.nodeTimeout);
-            if (this.nodeTimeout.compareTo(leaseTime) >= 0) {
-                throw invalid("redlock.node-timeout", format(this.nodeTimeout), "distributed-lock.redlock.node-timeout"
-                        + " must be shorter than distributed-lock.lease-time (" + format(leaseTime) + "), was "
-                        + format(this.nodeTimeout) + ": a grant is only valid for the lease minus the time to get it");
-            }
-            if (isConfigured() && this.nodes.size() < 3) {
-                throw invalid("redlock.nodes", RedLockConnections.redact(String.join(",", this.nodes)),
-                        "distributed-lock.redlock.nodes must list at least 3 independent masters, was "
-                                + this.nodes.size() + "; for a single Redis deployment use the regular lock types");
-            }
-            RedLockConnections.parse(this.nodes);
         }
     }
 }

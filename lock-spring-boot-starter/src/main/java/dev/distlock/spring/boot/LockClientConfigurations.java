@@ -1,6 +1,8 @@
 package dev.distlock.spring.boot;
 
+import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -13,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -30,8 +33,10 @@ final class LockClientConfigurations {
 
         @Bean
         DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties,
-                ObjectProvider<SslBundles> sslBundles) {
-            return new DedicatedLockConnection(properties.getRedis(), properties.getReconnectMaxDelay(),
+                ObjectProvider<SslBundles> sslBundles, Environment environment) {
+            // every property is checked before the connection is opened
+            LockOptionsMapper.clientOptions(properties, applicationName(environment));
+            return new DedicatedLockConnection(properties.getRedis(), LockOptionsMapper.reconnectMaxDelay(properties),
                     sslBundles.getIfAvailable());
         }
 
@@ -41,8 +46,11 @@ final class LockClientConfigurations {
         }
 
         @Bean(destroyMethod = "close")
-        RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties) {
-            return connection.createLockClient(properties.toClientOptions(), properties.isRequireRedisAtStartup());
+        RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties,
+                Environment environment) {
+            return connection.createLockClient(
+                    LockOptionsMapper.clientOptions(properties, applicationName(environment)),
+                    properties.isRequireRedisAtStartup());
         }
     }
 
@@ -53,9 +61,9 @@ final class LockClientConfigurations {
 
         @Bean
         SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
-                DistributedLockProperties properties) {
-            return new SharedLockClient(lettuce(connectionFactory), properties.toClientOptions(),
-                    properties.isRequireRedisAtStartup());
+                DistributedLockProperties properties, Environment environment) {
+            LockClientOptions options = LockOptionsMapper.clientOptions(properties, applicationName(environment));
+            return new SharedLockClient(lettuce(connectionFactory), options, properties.isRequireRedisAtStartup());
         }
 
         @Bean
@@ -71,7 +79,8 @@ final class LockClientConfigurations {
         @Bean
         ClientResourcesBuilderCustomizer distributedLockReconnectDelay(DistributedLockProperties properties) {
             return (builder) -> builder
-                .reconnectDelay(DedicatedLockConnection.reconnectDelay(properties.getReconnectMaxDelay()));
+                .reconnectDelay(
+                        DedicatedLockConnection.reconnectDelay(LockOptionsMapper.reconnectMaxDelay(properties)));
         }
 
         /** Closed by {@link SharedLockClient}, before the connection factory stops. */
@@ -96,6 +105,10 @@ final class LockClientConfigurations {
             }
             return lettuce;
         }
+    }
+
+    static @Nullable String applicationName(Environment environment) {
+        return environment.getProperty("spring.application.name");
     }
 
     /**

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
@@ -23,14 +24,18 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 class RedLockConfiguration {
 
     @Bean
-    RedLockConnections distributedLockRedLockConnections(DistributedLockProperties properties) {
+    RedLockConnections distributedLockRedLockConnections(DistributedLockProperties properties,
+            Environment environment) {
+        // every property is checked before the connections are opened
+        LockOptionsMapper.redLockOptions(properties, LockClientConfigurations.applicationName(environment));
         return new RedLockConnections(properties.getRedlock());
     }
 
     @Bean(destroyMethod = "close")
     RedLockClient redLockClient(RedLockConnections distributedLockRedLockConnections,
-            DistributedLockProperties properties) {
-        return RedLockClient.create(distributedLockRedLockConnections.clients(), properties.toRedLockOptions(),
+            DistributedLockProperties properties, Environment environment) {
+        return RedLockClient.create(distributedLockRedLockConnections.clients(),
+                LockOptionsMapper.redLockOptions(properties, LockClientConfigurations.applicationName(environment)),
                 properties.getRedlock().getNodeTimeout());
     }
 

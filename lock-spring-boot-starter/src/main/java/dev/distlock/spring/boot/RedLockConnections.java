@@ -71,9 +71,9 @@ final class RedLockConnections implements DisposableBean {
             String address = uri.getHost() + ":" + uri.getPort();
             String previous = seen.putIfAbsent(address, node);
             if (previous != null) {
-                throw DistributedLockProperties.invalid(PROPERTY, redact(node), "distributed-lock.redlock.nodes lists "
-                        + address + " twice (" + redact(previous) + " and " + redact(node) + "); RedLock needs"
-                        + " independent masters, each counted once in the majority");
+                throw LockOptionsMapper.invalid(PROPERTY, redact(node), "lists " + address + " twice ("
+                        + redact(previous) + " and " + redact(node) + "); RedLock needs independent masters,"
+                        + " each counted once in the majority");
             }
             uris.add(uri);
         }
@@ -93,9 +93,8 @@ final class RedLockConnections implements DisposableBean {
             return RedisURI.create(trimmed);
         }
         catch (IllegalArgumentException ex) {
-            throw DistributedLockProperties.invalid(PROPERTY, redact(trimmed), "distributed-lock.redlock.nodes entries"
-                    + " must be Redis URIs such as redis://user:password@host:6379, was '" + redact(trimmed) + "': "
-                    + ex.getMessage());
+            throw LockOptionsMapper.invalid(PROPERTY, redact(trimmed), "entries must be Redis URIs such as"
+                    + " redis://user:password@host:6379, was '" + redact(trimmed) + "': " + ex.getMessage());
         }
     }
 

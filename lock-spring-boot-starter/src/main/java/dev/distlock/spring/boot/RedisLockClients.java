@@ -25,9 +25,8 @@ final class RedisLockClients {
             boolean requireRedis) {
         if (client instanceof RedisClusterClient cluster) {
             if (options.replicaAcks() > 0) {
-                throw DistributedLockProperties.invalid("replica-acks.count", options.replicaAcks(),
-                        "distributed-lock.replica-acks.count is not supported on Redis Cluster, and " + connection
-                                + " is a cluster; set it to 0");
+                throw LockOptionsMapper.invalid("replica-acks.count", options.replicaAcks(),
+                        "is not supported on Redis Cluster, and " + connection + " is a cluster; set it to 0");
             }
             return requireRedis ? RedisLockClient.create(cluster, options)
                     : RedisLockClient.createConnectingInBackground(cluster, options);

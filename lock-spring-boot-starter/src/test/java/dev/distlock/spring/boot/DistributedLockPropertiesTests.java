@@ -6,15 +6,21 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,6 +65,8 @@ class DistributedLockPropertiesTests {
             redlock.nodes=redis://h:1,redis://h:2,redis://h:1/2 | distributed-lock.redlock.nodes lists h:1 twice
             redlock.node-timeout=0           | distributed-lock.redlock.node-timeout must be positive
             redlock.node-timeout=30s         | node-timeout must be shorter than distributed-lock.lease-time (30s)
+            instance-id=two words            | distributed-lock.instance-id 'two words' must not contain whitespace
+            reconnect-max-delay=0            | distributed-lock.reconnect-max-delay must be positive, was 0ms
             """)
     void invalidPropertyFailsTheStartNamingIt(String properties, String message) {
         String[] values = Arrays.stream(properties.split(";"))
@@ -68,6 +76,40 @@ class DistributedLockPropertiesTests {
             assertThat(context).hasFailed();
             assertThat(messages(context.getStartupFailure())).contains(message);
         });
+    }
+
+    @Test
+    void limitOfLockClientOptionsIsReportedAsTheProperty() {
+        this.contextRunner.withPropertyValues("distributed-lock.lease-time=100ms").run((context) -> {
+            Throwable cause = context.getStartupFailure();
+            while (cause != null && !(cause instanceof InvalidConfigurationPropertyValueException)) {
+                cause = cause.getCause();
+            }
+            assertThat(cause).isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, (ex) -> {
+                assertThat(ex.getName()).isEqualTo("distributed-lock.lease-time");
+                assertThat(ex.getValue()).isEqualTo("100ms");
+                assertThat(ex.getReason()).isEqualTo("distributed-lock.lease-time must be at least 300ms, was 100ms:"
+                        + " it is renewed every third of it, which must leave time for a round trip");
+            });
+        });
+    }
+
+    @Test
+    void crossPropertyLimitNamesBothProperties() {
+        this.contextRunner
+            .withPropertyValues("distributed-lock.replica-acks.count=1", "distributed-lock.operation-timeout=2s",
+                    "distributed-lock.replica-acks.timeout=2s")
+            .run((context) -> assertThat(messages(context.getStartupFailure()))
+                .contains("distributed-lock.replica-acks.timeout must be shorter than"
+                        + " distributed-lock.operation-timeout (2s), was 2s"));
+    }
+
+    @Test
+    void propertiesAreCheckedWhenTheApplicationBringsItsOwnClient() {
+        this.contextRunner.withUserConfiguration(OwnClient.class)
+            .withPropertyValues("distributed-lock.lease-time=100ms")
+            .run((context) -> assertThat(messages(context.getStartupFailure()))
+                .contains("distributed-lock.lease-time must be at least 300ms, was 100ms"));
     }
 
     @Test
@@ -119,6 +161,20 @@ class DistributedLockPropertiesTests {
             .filteredOn((property) -> property.get("name").equals("distributed-lock.redlock.node-timeout"))
             .singleElement()
             .satisfies((property) -> assertThat(property.get("defaultValue")).isEqualTo("200ms"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnClient {
+
+        @Bean(destroyMethod = "shutdown")
+        RedisClient ownRedisClient() {
+            return RedisClient.create("redis://" + redis.host() + ":" + redis.port());
+        }
+
+        @Bean
+        RedisLockClient ownLockClient(RedisClient ownRedisClient) {
+            return RedisLockClient.create(ownRedisClient, LockClientOptions.defaults());
+        }
     }
 
     private static String messages(Throwable failure) {

@@ -1,0 +1,210 @@
+package dev.distlock.spring.boot;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.distlock.core.InvalidLockOptionException;
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.internal.DurationFormat;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.StringUtils;
+
+/**
+ * Turns {@link DistributedLockProperties} into {@link LockClientOptions}, and checks what only the starter uses.
+ * The limits of the options are {@link LockClientOptions}' own: its {@link InvalidLockOptionException} comes back as
+ * an {@link InvalidConfigurationPropertyValueException} naming the property ({@code watchdogLease} is
+ * {@code distributed-lock.lease-time}). Every check runs when the beans that use the values are created, so an
+ * invalid value fails the application start.
+ */
+final class LockOptionsMapper {
+
+    /** Builder names of {@link LockClientOptions} to the properties that set them. */
+    private static final Map<String, String> PROPERTIES = Map.of("keyPrefix", "key-prefix", "watchdogLease",
+            "lease-time", "operationTimeout", "operation-timeout", "maxBackoff", "max-backoff",
+            "fencingCounterRetention", "fencing-counter-retention", "maxNameLength", "max-name-length", "replicaAcks",
+            "replica-acks.count", "replicaAckTimeout", "replica-acks.timeout", "replicaAckPolicy",
+            "replica-acks.policy", "instanceId", "instance-id");
+
+    private LockOptionsMapper() {
+    }
+
+    /**
+     * The options of the {@link dev.distlock.core.RedisLockClient} the properties describe.
+     *
+     * @param applicationName {@code spring.application.name}, part of the default instance id
+     * @throws InvalidConfigurationPropertyValueException naming the first invalid property
+     */
+    static LockClientOptions clientOptions(DistributedLockProperties properties, @Nullable String applicationName) {
+        DistributedLockProperties.ReplicaAcks acks = properties.getReplicaAcks();
+        return build(properties, commonOptions(properties, applicationName)
+            .replicaAcks(acks.getCount(), acks.getTimeout(), acks.getPolicy()));
+    }
+
+    /**
+     * The options of the {@link dev.distlock.core.RedLockClient}: those of {@link #clientOptions} without replica
+     * acknowledgement, which does not apply to independent masters.
+     *
+     * @throws InvalidConfigurationPropertyValueException naming the first invalid property
+     */
+    static LockClientOptions redLockOptions(DistributedLockProperties properties, @Nullable String applicationName) {
+        return build(properties, commonOptions(properties, applicationName));
+    }
+
+    /** The configured instance id, or {@code spring.application.name@host:pid}. */
+    static String instanceId(DistributedLockProperties properties, @Nullable String applicationName) {
+        return StringUtils.hasText(properties.getInstanceId()) ? properties.getInstanceId()
+                : LockClientOptions.defaultInstanceId(applicationName);
+    }
+
+    private static LockClientOptions.Builder commonOptions(DistributedLockProperties properties,
+            @Nullable String applicationName) {
+        return LockClientOptions.builder()
+            .keyPrefix(properties.getKeyPrefix())
+            .watchdogLease(properties.getLeaseTime())
+            .operationTimeout(properties.getOperationTimeout())
+            .maxBackoff(properties.getMaxBackoff())
+            .fencing(properties.isFencing())
+            .fencingCounterRetention(properties.getFencingCounterRetention())
+            .maxNameLength(properties.getMaxNameLength())
+            .instanceId(instanceId(properties, applicationName));
+    }
+
+    private static LockClientOptions build(DistributedLockProperties properties, LockClientOptions.Builder builder) {
+        LockClientOptions options;
+        try {
+            options = builder.build();
+        }
+        catch (InvalidLockOptionException ex) {
+            throw invalid(ex);
+        }
+        checkStarterProperties(properties);
+        return options;
+    }
+
+    /**
+     * Checks the properties {@link LockClientOptions} does not hold: wait-time, lost-lease-policy,
+     * reconnect-max-delay, redis.* and redlock.*.
+     */
+    private static void checkStarterProperties(DistributedLockProperties properties) {
+        waitTime(properties);
+        if (properties.getLostLeasePolicy() == null) {
+            throw invalid("lost-lease-policy", null, "must be one of FAIL, INTERRUPT, IGNORE");
+        }
+        reconnectMaxDelay(properties);
+        checkRedis(properties.getRedis());
+        checkRedLock(properties.getRedlock(), properties.getLeaseTime());
+    }
+
+    /** Checks {@code distributed-lock.redis.*}, whether or not a dedicated connection is configured. */
+    static void checkRedis(DistributedLockProperties.Redis redis) {
+        if (redis.getPort() < 1 || redis.getPort() > 65535) {
+            throw invalid("redis.port", redis.getPort(), "must be between 1 and 65535");
+        }
+        if (redis.getDatabase() < 0) {
+            throw invalid("redis.database", redis.getDatabase(), "must not be negative");
+        }
+        if (redis.getTimeout() != null) {
+            requirePositive("redis.timeout", redis.getTimeout());
+        }
+        if (redis.getConnectTimeout() != null) {
+            requirePositive("redis.connect-timeout", redis.getConnectTimeout());
+        }
+        boolean sentinel = StringUtils.hasText(redis.getSentinel().getMaster());
+        if (sentinel && redis.getSentinel().getNodes().isEmpty()) {
+            throw invalid("redis.sentinel.nodes", "", "must list at least one \"host:port\" when "
+                    + name("redis.sentinel.master") + " is set");
+        }
+        if (redis.isCluster()) {
+            String other = sentinel ? "sentinel.master" : StringUtils.hasText(redis.getUrl()) ? "url"
+                    : StringUtils.hasText(redis.getHost()) ? "host" : null;
+            if (other != null) {
+                throw invalid("redis.cluster.nodes", String.join(",", redis.getCluster().getNodes()), "and "
+                        + name("redis." + other) + " are both set; a dedicated connection is to a cluster or to one"
+                        + " server, so set only one");
+            }
+            Integer maxRedirects = redis.getCluster().getMaxRedirects();
+            if (maxRedirects != null && maxRedirects < 0) {
+                throw invalid("redis.cluster.max-redirects", maxRedirects, "must not be negative");
+            }
+        }
+    }
+
+    /** Checks {@code distributed-lock.redlock.*}, whether or not RedLock masters are configured. */
+    static void checkRedLock(DistributedLockProperties.RedLock redlock, Duration leaseTime) {
+        Duration nodeTimeout = requirePositive("redlock.node-timeout", redlock.getNodeTimeout());
+        if (nodeTimeout.compareTo(leaseTime) >= 0) {
+            throw invalid("redlock.node-timeout", nodeTimeout, "must be shorter than " + name("lease-time") + " ("
+                    + format(leaseTime) + "), was " + format(nodeTimeout) + ": a grant is only valid for the lease"
+                    + " minus the time to get it");
+        }
+        if (redlock.isConfigured() && redlock.getNodes().size() < 3) {
+            throw invalid("redlock.nodes", RedLockConnections.redact(String.join(",", redlock.getNodes())),
+                    "must list at least 3 independent masters, was " + redlock.getNodes().size() + "; for a single"
+                            + " Redis deployment use the regular lock types");
+        }
+        RedLockConnections.parse(redlock.getNodes());
+    }
+
+    /** {@code distributed-lock.wait-time}, checked: zero or more. */
+    static Duration waitTime(DistributedLockProperties properties) {
+        Duration waitTime = requirePresent("wait-time", properties.getWaitTime());
+        if (waitTime.isNegative()) {
+            throw invalid("wait-time", waitTime, "must not be negative, was " + format(waitTime)
+                    + " (0 means a single attempt)");
+        }
+        return waitTime;
+    }
+
+    /** {@code distributed-lock.reconnect-max-delay}, checked: positive. */
+    static Duration reconnectMaxDelay(DistributedLockProperties properties) {
+        return requirePositive("reconnect-max-delay", properties.getReconnectMaxDelay());
+    }
+
+    static Duration requirePositive(String property, @Nullable Duration value) {
+        requirePresent(property, value);
+        if (value.isNegative() || value.isZero()) {
+            throw invalid(property, value, "must be positive, was " + format(value));
+        }
+        return value;
+    }
+
+    private static Duration requirePresent(String property, @Nullable Duration value) {
+        if (value == null) {
+            throw invalid(property, null, "must be set");
+        }
+        return value;
+    }
+
+    private static InvalidConfigurationPropertyValueException invalid(InvalidLockOptionException ex) {
+        String property = PROPERTIES.getOrDefault(ex.option(), ex.option());
+        String requirement = ex.requirement();
+        String related = ex.relatedOption();
+        if (related != null && PROPERTIES.containsKey(related)) {
+            requirement = requirement.replace(related, name(PROPERTIES.get(related)));
+        }
+        return invalid(property, ex.value(), requirement);
+    }
+
+    /**
+     * The failure of an invalid property: {@code requirement} follows the property's full name in the reason, e.g.
+     * {@code invalid("max-backoff", value, "must be positive, was 0ms")}. Durations are shown as written.
+     */
+    static InvalidConfigurationPropertyValueException invalid(String property, @Nullable Object value,
+            String requirement) {
+        Object shown = (value instanceof Duration duration) ? format(duration) : value;
+        return new InvalidConfigurationPropertyValueException(name(property), shown,
+                name(property) + " " + requirement);
+    }
+
+    /** The full name of a property, e.g. {@code distributed-lock.lease-time}. */
+    static String name(String property) {
+        return DistributedLockProperties.PREFIX + "." + property;
+    }
+
+    /** A duration the way users write it: {@code 100ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 400d}. */
+    static String format(Duration duration) {
+        return DurationFormat.format(duration);
+    }
+}
