@@ -59,6 +59,10 @@ final class LeaseWatchdog implements AutoCloseable {
 
     private long nextTickAtNanos;
 
+    // Written under this.schedule, read without it: lets watch() skip the lock when the pending tick comes early
+    // enough for the new hold (nearly always), so acquiring threads do not queue on it. Null while none is pending.
+    private volatile @Nullable Long pendingTickAtNanos;
+
     private long generation;
 
     private boolean closed;
@@ -82,8 +86,13 @@ final class LeaseWatchdog implements AutoCloseable {
     void watch(Hold hold) {
         this.holds.add(hold);
         this.registry.added(hold);
-        // A lease shorter than every other one watched needs its first check before the tick already planned.
-        scheduleNoLaterThan(System.nanoTime() + tickNanos(hold.checkSlackNanos()));
+        // A lease shorter than every other one watched needs its first check before the tick already planned. A tick
+        // that starts after this read sees the hold added above.
+        long needed = System.nanoTime() + tickNanos(hold.checkSlackNanos());
+        Long pending = this.pendingTickAtNanos;
+        if (pending == null || pending - needed > 0) {
+            scheduleNoLaterThan(needed);
+        }
     }
 
     void unwatch(Hold hold) {
@@ -105,6 +114,7 @@ final class LeaseWatchdog implements AutoCloseable {
             }
             // This tick is running, not pending: a hold watched from now on may plan an earlier one.
             this.nextTick = null;
+            this.pendingTickAtNanos = null;
         }
         finally {
             this.schedule.unlock();
@@ -230,10 +240,12 @@ final class LeaseWatchdog implements AutoCloseable {
                 this.nextTick = this.scheduler.schedule(() -> tickSafely(scheduled),
                         Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
                 this.nextTickAtNanos = atNanos;
+                this.pendingTickAtNanos = atNanos;
             }
             catch (RejectedExecutionException ex) {
                 // The client is closing.
                 this.nextTick = null;
+                this.pendingTickAtNanos = null;
             }
         }
         finally {

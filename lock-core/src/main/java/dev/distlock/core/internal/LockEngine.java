@@ -52,6 +52,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final Executor completionExecutor = ForkJoinPool.commonPool();
 
+    private final OperationTimeouts timeouts;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private static final Duration TOMBSTONE_MIN = Duration.ofMinutes(1);
@@ -79,6 +81,7 @@ public final class LockEngine implements AutoCloseable {
                 this.waitRooms.wakeUp(channel, message);
             }
         });
+        this.timeouts = new OperationTimeouts(options.operationTimeout().toNanos(), this.completionExecutor);
         this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
                 this::forgetThreadHold, this.leases);
     }
@@ -299,7 +302,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> reply) {
-        return reply.orTimeout(this.options.operationTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        return this.timeouts.apply(reply);
     }
 
     /** Parses a script reply element that Redis sent as an integer or a string. */

@@ -21,15 +21,21 @@
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
 
-if redis.call('exists', KEYS[4]) == 1 then
+-- One EXISTS tells both: the tombstone counts twice, the queue once.
+local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
+if found >= 2 then
     return {0, -1, '', -1, '0', ''}
 end
-local holder = redis.call('get', KEYS[1])
+-- Taken for the caller if free (undone below if a waiter goes first); otherwise the holder, unchanged.
+local holder = redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2], 'get')
 if holder == ARGV[1] then
     return granted_earlier()
 end
 if not holder then
-    local granted, next = take_free()
+    if found == 0 then
+        return {1, mint(), tonumber(ARGV[2])}
+    end
+    local granted, next = take_free(true)
     if granted then
         return granted
     end

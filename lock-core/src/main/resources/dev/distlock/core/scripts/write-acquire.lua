@@ -24,7 +24,7 @@ if holder == ARGV[1] then
 end
 local last_reader = redis.call('zrange', KEYS[5], -1, -1, 'withscores')[2]
 if not holder and not last_reader then
-    local granted, next = take_free()
+    local granted, next = take_free(false)
     if granted then
         return granted
     end

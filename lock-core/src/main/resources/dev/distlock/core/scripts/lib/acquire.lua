@@ -9,13 +9,15 @@ local function granted_earlier()
     return {1, token, redis.call('pttl', KEYS[1])}
 end
 -- The lock is free: it goes to the first live waiter, or to the caller when nobody live is ahead of it (no barging).
--- Returns the caller's grant, or nil and the waiter it was handed to.
-local function take_free()
+-- 'preset' tells that the lock key was already set for the caller (acquire.lua's SET NX). Returns the caller's grant,
+-- or nil and the waiter it was handed to.
+local function take_free(preset)
     local next = hand_over(ARGV[1])
     if next == '' or next == ARGV[1] then
-        local token = mint()
-        redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
-        return {1, token, tonumber(ARGV[2])}, nil
+        if Q.stale or not preset then
+            redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+        end
+        return {1, mint(), tonumber(ARGV[2])}, nil
     end
     return nil, next
 end
