@@ -64,8 +64,20 @@ public interface RedisLock {
      */
     LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException;
 
-    /** One attempt, no waiting, watchdog lease. Empty if another owner holds the lock. */
-    Optional<LockLease> tryAcquire();
+    /**
+     * One attempt, no waiting, watchdog lease. Empty if another owner holds the lock.
+     *
+     * @throws LockInterruptedException if the thread was interrupted (its interrupt status is set again)
+     */
+    default Optional<LockLease> tryAcquire() {
+        try {
+            return tryAcquire(Duration.ZERO);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(name(), ex);
+        }
+    }
 
     /**
      * Like {@link #acquire(Duration)} but returns empty instead of throwing when the lock was not free in time.

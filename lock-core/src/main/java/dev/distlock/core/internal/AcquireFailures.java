@@ -5,12 +5,23 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
+import org.jspecify.annotations.Nullable;
 
 /** The exceptions an acquisition fails with when Redis did not decide it, with messages that say what to do. */
 final class AcquireFailures {
 
     private AcquireFailures() {
+    }
+
+    /** The wait ended without a grant: names the holder's instance and remaining lease when the last refusal did. */
+    static LockNotAcquiredException notAcquired(String name, Duration waitTime, @Nullable QueueReply lastRefusal) {
+        String holder = (lastRefusal != null && !lastRefusal.holder().isEmpty())
+                ? OwnerTokens.instanceIdOf(lastRefusal.holder()) : null;
+        Duration remaining = (holder != null && lastRefusal.holderPttlMillis() >= 0)
+                ? Duration.ofMillis(lastRefusal.holderPttlMillis()) : null;
+        return new LockNotAcquiredException(name, waitTime, holder, remaining);
     }
 
     /** The grant arrived after its lease could have ended: unusable, so it is released. */

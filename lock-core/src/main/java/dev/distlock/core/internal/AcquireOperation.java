@@ -5,7 +5,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockNotAcquiredException;
@@ -69,21 +68,18 @@ final class AcquireOperation {
 
     private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
-            this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+            this.engine.cleanup().abandon(this.protocol, this.owner, this.leaseMillis);
             this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex, this.engine.options().operationTimeout()));
             return;
         }
         Grant grant = reply.grant();
         if (grant != null) {
-            long validityNanos = grant.sentAtNanos() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
-                    - Hold.driftNanos(this.leaseMillis) - System.nanoTime();
-            if (validityNanos <= 0) {
-                // The lease ended before the grant arrived: using it would be unprotected.
-                this.engine.releaseQuietly(this.protocol, this.owner);
+            if (grant.expiredOnArrival(this.leaseMillis)) {
+                this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
                 this.result.completeExceptionally(AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.leaseMillis));
             }
             else if (!this.result.complete(grant)) {
-                this.engine.releaseQuietly(this.protocol, this.owner);
+                this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
             }
             return;
         }
@@ -169,12 +165,6 @@ final class AcquireOperation {
     }
 
     private long sleepNanos(long holderPttlMillis) {
-        long backoff = this.engine.options().maxBackoff().toNanos();
-        // Jitter spreads the retries of waiters in different processes that missed the same wake-up.
-        long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-        if (holderPttlMillis >= 0) {
-            return Math.min(jittered, TimeUnit.MILLISECONDS.toNanos(holderPttlMillis + 1));
-        }
-        return jittered;
+        return CheckCadence.racing(this.engine.options().maxBackoff().toNanos(), holderPttlMillis);
     }
 }

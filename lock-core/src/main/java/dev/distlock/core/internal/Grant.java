@@ -1,5 +1,7 @@
 package dev.distlock.core.internal;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * A successful acquire as Redis answered it.
  *
@@ -8,4 +10,10 @@ package dev.distlock.core.internal;
  * @param sentAtNanos {@code System.nanoTime()} just before the request was sent: validity counts from here
  */
 public record Grant(String owner, long fencingToken, long sentAtNanos) {
+
+    /** Whether the lease, counted from the send time less drift, was over on arrival: using it would be unprotected. */
+    public boolean expiredOnArrival(long leaseMillis) {
+        return this.sentAtNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis) - Hold.driftNanos(leaseMillis)
+                - System.nanoTime() <= 0;
+    }
 }

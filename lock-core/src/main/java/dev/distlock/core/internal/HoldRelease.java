@@ -65,7 +65,7 @@ final class HoldRelease {
         if (!hold.isValid() || !hold.markReleased()) {
             hold.markLost(LeaseLoss.Reason.EXPIRED);
             // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.
-            this.engine.releaseQuietly(this.protocol, hold.owner());
+            this.engine.cleanup().releaseQuietly(this.protocol, hold.owner());
             return CompletableFuture.failedFuture(lost(hold, "it was no longer valid when released"));
         }
         return this.protocol.release(hold.owner()).handle((deleted, ex) -> {
@@ -75,7 +75,7 @@ final class HoldRelease {
                 logger.warn("Releasing lock '{}' (owner {}) failed: {}; retrying in the background until its lease "
                         + "ends", this.protocol.lockName(), hold.owner(), String.valueOf((ex instanceof CompletionException)
                                 ? ex.getCause() : ex));
-                this.engine.releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
+                this.engine.cleanup().releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
                 return null;
             }
             if (!deleted) {

@@ -30,7 +30,7 @@ public final class LockInspector {
         ReadWriteKeys rw = ReadWriteKeys.of(keys);
         String[] scriptKeys = { keys.lockKey(), keys.fenceKey(), keys.queueKey(), rw.writeKey(), rw.readersKey(),
                 rw.writerQueueKey() };
-        CompletableFuture<List<Object>> reply = this.engine.eval(LuaScript.INSPECT, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = this.engine.commands().eval(LuaScript.INSPECT, ScriptOutputType.MULTI,
                 scriptKeys);
         return reply.thenApply((values) -> toInfo(name, values, threadHolds));
     }
@@ -56,10 +56,10 @@ public final class LockInspector {
         };
         boolean held = mode != LockInfo.Mode.FREE;
         String owner = held ? String.valueOf(values.get(1)) : null;
-        long pttl = LockEngine.toLong(values.get(2));
+        long pttl = LockCommands.toLong(values.get(2));
         Duration remaining = (held && pttl > 0) ? Duration.ofMillis(pttl) : Duration.ZERO;
         return new LockInfo(name, mode, owner, OwnerTokens.instanceIdOf(owner), remaining,
-                held ? LockEngine.toLong(values.get(3)) : 0, LockEngine.toLong(values.get(4)),
-                LockEngine.toLong(values.get(5)), threadHolds);
+                held ? LockCommands.toLong(values.get(3)) : 0, LockCommands.toLong(values.get(4)),
+                LockCommands.toLong(values.get(5)), threadHolds);
     }
 }

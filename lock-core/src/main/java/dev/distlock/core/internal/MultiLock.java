@@ -11,7 +11,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Lock;
 
 import dev.distlock.core.RedisLock;
-import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import org.jspecify.annotations.Nullable;
@@ -72,17 +71,6 @@ public final class MultiLock implements RedisLock {
     @Override
     public LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         return tryAcquire(waitTime, leaseTime).orElseThrow(() -> new LockNotAcquiredException(this.name, waitTime));
-    }
-
-    @Override
-    public Optional<LockLease> tryAcquire() {
-        try {
-            return acquireAll(Duration.ZERO, null);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new LockInterruptedException(this.name, ex);
-        }
     }
 
     @Override

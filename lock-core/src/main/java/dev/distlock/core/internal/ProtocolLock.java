@@ -3,7 +3,6 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,9 +11,7 @@ import java.util.concurrent.locks.Lock;
 
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.LeaseLoss;
-import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
-import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import org.jspecify.annotations.Nullable;
@@ -31,10 +28,13 @@ public final class ProtocolLock implements RedisLock {
 
     private final HoldRelease release;
 
+    private final BlockingReplies replies;
+
     public ProtocolLock(LockEngine engine, LockProtocol protocol) {
         this.engine = engine;
         this.protocol = protocol;
         this.release = new HoldRelease(engine, protocol);
+        this.replies = new BlockingReplies(protocol.lockName(), engine.options().operationTimeout());
     }
 
     /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
@@ -61,17 +61,6 @@ public final class ProtocolLock implements RedisLock {
     public LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         Durations.requirePositive("leaseTime", leaseTime);
         return acquireBlocking(waitTime, leaseTime);
-    }
-
-    @Override
-    public Optional<LockLease> tryAcquire() {
-        try {
-            return tryAcquireBlocking(Duration.ZERO, null);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new LockInterruptedException(name(), ex);
-        }
     }
 
     @Override
@@ -138,7 +127,7 @@ public final class ProtocolLock implements RedisLock {
                 throw new LockNotAcquiredException(name(), waitTime, notAcquired.holderInstanceId(),
                         notAcquired.holderRemainingLease());
             }
-            throw rethrown(ex.getCause());
+            throw this.replies.rethrown(ex.getCause());
         }
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().put(threadKey(thread), hold);
@@ -156,7 +145,7 @@ public final class ProtocolLock implements RedisLock {
     /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
     private void abandon(CompletableFuture<Grant> result) {
         if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            this.engine.releaseQuietly(this.protocol, result.join().owner());
+            this.engine.cleanup().releaseQuietly(this.protocol, result.join().owner());
         }
     }
 
@@ -181,17 +170,17 @@ public final class ProtocolLock implements RedisLock {
             if (hold.isFinished(System.nanoTime())) {
                 return null;
             }
-            throw lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
+            throw HoldRelease.lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
         }
         long sentAt = System.nanoTime();
-        boolean owned = await(this.protocol.renew(hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
+        boolean owned = this.replies.await(this.protocol.renew(hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));
         if (!owned && hold.isFinished(System.nanoTime())) {
             // Refused because the last lease was closed (and the key deleted) meanwhile, or the fixed lease ran out.
             return null;
         }
         if (!owned) {
             hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
-            throw lost(hold, "the key was deleted or taken over; reentry never recreates it");
+            throw HoldRelease.lost(hold, "the key was deleted or taken over; reentry never recreates it");
         }
         if (hold.watchdog()) {
             hold.renewed(sentAt);
@@ -234,7 +223,7 @@ public final class ProtocolLock implements RedisLock {
             }
             if (lease.isDone()) {
                 // The caller completed the future while the grant was on its way: nobody will use or close it.
-                this.engine.releaseQuietly(this.protocol, grant.owner());
+                this.engine.cleanup().releaseQuietly(this.protocol, grant.owner());
                 return;
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
@@ -243,7 +232,7 @@ public final class ProtocolLock implements RedisLock {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();
-                this.engine.releaseQuietly(this.protocol, grant.owner());
+                this.engine.cleanup().releaseQuietly(this.protocol, grant.owner());
             }
         }));
         return lease;
@@ -251,7 +240,7 @@ public final class ProtocolLock implements RedisLock {
 
     @Override
     public boolean isLocked() {
-        return awaitUninterruptibly(this.protocol.isLocked());
+        return this.replies.awaitUninterruptibly(this.protocol.isLocked());
     }
 
     @Override
@@ -262,7 +251,7 @@ public final class ProtocolLock implements RedisLock {
 
     @Override
     public boolean forceUnlock() {
-        return awaitUninterruptibly(this.protocol.forceRelease());
+        return this.replies.awaitUninterruptibly(this.protocol.forceRelease());
     }
 
     @Override
@@ -295,36 +284,5 @@ public final class ProtocolLock implements RedisLock {
 
     private long operationTimeoutNanos() {
         return this.engine.options().operationTimeout().toNanos();
-    }
-
-    private LockLostException lost(Hold hold, String detail) {
-        return HoldRelease.lost(hold, detail);
-    }
-
-    private <T> T await(CompletableFuture<T> reply) throws InterruptedException {
-        try {
-            return reply.get();
-        }
-        catch (ExecutionException ex) {
-            throw rethrown(ex.getCause());
-        }
-    }
-
-    private <T> T awaitUninterruptibly(CompletableFuture<T> reply) {
-        try {
-            return reply.join();
-        }
-        catch (CompletionException ex) {
-            throw rethrown(ex.getCause());
-        }
-    }
-
-    private RuntimeException rethrown(@Nullable Throwable cause) {
-        if (cause instanceof LockOperationException failure) {
-            return new LockOperationException(name(), failure.getMessage(), failure);
-        }
-        String why = (cause instanceof TimeoutException)
-                ? "Redis did not answer within " + DurationFormat.format(this.engine.options().operationTimeout()) : String.valueOf(cause);
-        return new LockOperationException(name(), "Redis call for lock '" + name() + "' failed: " + why, cause);
     }
 }

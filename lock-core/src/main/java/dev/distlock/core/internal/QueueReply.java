@@ -1,6 +1,7 @@
 package dev.distlock.core.internal;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -20,21 +21,33 @@ record QueueReply(@Nullable Grant grant, long holderPttlMillis, String entry, lo
         long sentAtNanos, String holder) {
 
     static QueueReply parse(List<Object> reply, String owner, long leaseMillis, long sentAtNanos) {
-        if (LockEngine.toLong(reply.get(0)) == 1) {
-            long token = LockEngine.toLong(reply.get(1));
-            long remainingMillis = LockEngine.toLong(reply.get(2));
+        if (LockCommands.toLong(reply.get(0)) == 1) {
+            long token = LockCommands.toLong(reply.get(1));
+            long remainingMillis = LockCommands.toLong(reply.get(2));
             // A lock handed over while its announcement was lost has less than a full lease left: count validity
             // from an earlier send time, so that it ends when the key expires.
             long shortfall = (remainingMillis >= 0 && remainingMillis < leaseMillis) ? leaseMillis - remainingMillis : 0;
             Grant grant = new Grant(owner, token, sentAtNanos - TimeUnit.MILLISECONDS.toNanos(shortfall));
             return new QueueReply(grant, -1, "", -1, 0, sentAtNanos, "");
         }
-        return new QueueReply(null, LockEngine.toLong(reply.get(1)), String.valueOf(reply.get(2)),
-                LockEngine.toLong(reply.get(3)), LockEngine.toLong(reply.get(4)), sentAtNanos,
+        return new QueueReply(null, LockCommands.toLong(reply.get(1)), String.valueOf(reply.get(2)),
+                LockCommands.toLong(reply.get(3)), LockCommands.toLong(reply.get(4)), sentAtNanos,
                 String.valueOf(reply.get(5)));
     }
 
     boolean queued() {
         return !this.entry.isEmpty();
+    }
+
+    /**
+     * The latest {@code System.nanoTime()} provably not after the handoff: it happened {@code handoff - this} server
+     * microseconds after this attempt ran, which was after it was sent. Empty when this reply carried no server time.
+     */
+    OptionalLong anchorOf(Handoff handoff) {
+        if (this.serverMicros <= 0) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(this.sentAtNanos
+                + TimeUnit.MICROSECONDS.toNanos(handoff.serverMicros() - this.serverMicros));
     }
 }

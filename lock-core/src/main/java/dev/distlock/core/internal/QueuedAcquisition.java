@@ -5,10 +5,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * that arrives after it was completed otherwise (cancelled, timed out, gave up) is released, a queue entry is removed,
  * and an attempt whose reply did not arrive is abandoned (tombstone and owner-checked clean-up).
  */
-final class QueuedAcquisition {
+final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private static final Logger logger = LoggerFactory.getLogger(QueuedAcquisition.class);
 
@@ -105,7 +103,7 @@ final class QueuedAcquisition {
     private void onReply(@Nullable QueueReply reply, @Nullable Throwable ex) {
         if (ex != null) {
             this.abandoned = true;
-            this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+            this.engine.cleanup().abandon(this.protocol, this.owner, this.leaseMillis);
             this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex, this.engine.options().operationTimeout()));
             return;
         }
@@ -155,46 +153,33 @@ final class QueuedAcquisition {
             }
             else {
                 // Refused without queueing (a tombstone of an earlier attempt, or not yet listening): back off.
-                schedule(Math.min(jittered(this.engine.options().maxBackoff().toNanos()), remaining));
+                schedule(Math.min(CheckCadence.jittered(this.engine.options().maxBackoff().toNanos()), remaining));
             }
             return;
         }
         HandoffRooms.Room entered = this.room;
         boolean checker = entered == null || entered.standsAt(this.owner, reply.position());
         // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
-        schedule(checker ? Math.min(sleepNanos(reply), remaining) : remaining);
+        long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
+        schedule(Math.min(sleep, remaining));
     }
 
     /** The local waiter ahead of this one left: check on the queue from now on. */
-    private void becomeChecker() {
+    @Override
+    public void becameChecker() {
         QueueReply last = this.reference;
         long remaining = this.deadlineNanos - System.nanoTime();
         if (this.result.isDone() || last == null || remaining <= 0) {
             return;
         }
         cancelTimer();
-        schedule(Math.min(sleepNanos(last), remaining));
+        schedule(Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining));
     }
 
     private HandoffRooms.Room enterRoom() {
         HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
-                (orphan) -> this.engine.releaseQuietly(this.protocol, orphan));
-        entered.expect(this.owner, new HandoffRooms.Waiter() {
-            @Override
-            public void handedOver(Handoff handoff) {
-                onHandoff(handoff);
-            }
-
-            @Override
-            public void clientClosed() {
-                closed(null);
-            }
-
-            @Override
-            public void becameChecker() {
-                becomeChecker();
-            }
-        });
+                (orphan) -> this.engine.cleanup().releaseQuietly(this.protocol, orphan));
+        entered.expect(this.owner, this);
         this.room = entered;
         if (this.result.isDone()) {
             // Completed while entering: finish() may have missed the room.
@@ -204,21 +189,15 @@ final class QueuedAcquisition {
     }
 
     /** The wake channel said the lock was handed to this operation's owner. */
-    private void onHandoff(Handoff handoff) {
+    @Override
+    public void handedOver(Handoff handoff) {
         long now = System.nanoTime();
         logger.debug("Lock '{}' handed over to owner {} (fencing token {})", this.protocol.lockName(), this.owner,
                 handoff.fencingToken());
         QueueReply ref = this.reference;
-        long anchor;
-        if (ref != null && ref.serverMicros() > 0) {
-            // The handoff happened (handoff - reference) server microseconds after the referenced attempt ran, and
-            // that attempt ran after it was sent: count the lease from there, never from the announcement's arrival.
-            anchor = ref.sentAtNanos() + TimeUnit.MICROSECONDS.toNanos(handoff.serverMicros() - ref.serverMicros());
-        }
-        else {
-            // Announced before the queueing attempt's reply arrived: that attempt was sent before the handoff.
-            anchor = this.firstQueuedSentAt;
-        }
+        // The lease counts from a moment provably before the handoff; one announced before the queueing attempt's
+        // reply arrived came after that attempt was sent.
+        long anchor = (ref != null) ? ref.anchorOf(handoff).orElse(this.firstQueuedSentAt) : this.firstQueuedSentAt;
         deliver(new Grant(this.owner, handoff.fencingToken(), Math.min(anchor, now)));
     }
 
@@ -227,17 +206,14 @@ final class QueuedAcquisition {
             // The same grant arrived twice (announcement and check): nothing to do.
             return;
         }
-        long validityNanos = grant.sentAtNanos() + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
-                - Hold.driftNanos(this.leaseMillis) - System.nanoTime();
-        if (validityNanos <= 0) {
-            // The lease ended before the grant arrived: using it would be unprotected.
+        if (grant.expiredOnArrival(this.leaseMillis)) {
             this.result.completeExceptionally(AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.leaseMillis));
-            this.engine.releaseQuietly(this.protocol, this.owner);
+            this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
             return;
         }
         if (!this.result.complete(grant) && this.result.isCompletedExceptionally()) {
             // Given up before the grant arrived: it belongs to nobody, pass the lock on.
-            this.engine.releaseQuietly(this.protocol, this.owner);
+            this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
         }
     }
 
@@ -251,6 +227,11 @@ final class QueuedAcquisition {
         catch (RejectedExecutionException closing) {
             closed(closing);
         }
+    }
+
+    @Override
+    public void clientClosed() {
+        closed(null);
     }
 
     /** The client was closed under this operation: every future the client handed out still completes. */
@@ -272,13 +253,8 @@ final class QueuedAcquisition {
     }
 
     private void notAcquired() {
-        QueueReply refusal = this.lastRefusal;
-        String holder = (refusal != null && !refusal.holder().isEmpty()) ? OwnerTokens.instanceIdOf(refusal.holder())
-                : null;
-        Duration remaining = (holder != null && refusal.holderPttlMillis() >= 0)
-                ? Duration.ofMillis(refusal.holderPttlMillis()) : null;
-        this.result.completeExceptionally(new LockNotAcquiredException(this.protocol.lockName(), this.waitTime, holder,
-                remaining));
+        this.result.completeExceptionally(AcquireFailures.notAcquired(this.protocol.lockName(), this.waitTime,
+                this.lastRefusal));
     }
 
     /** Runs once when the result is completed, by anyone: a grant stays; anything else gives the place up. */
@@ -301,7 +277,7 @@ final class QueuedAcquisition {
     private void leave(String queued) {
         this.protocol.leave(this.owner, queued).whenComplete((ignored, ex) -> {
             if (ex != null) {
-                this.engine.abandon(this.protocol, this.owner, this.leaseMillis);
+                this.engine.cleanup().abandon(this.protocol, this.owner, this.leaseMillis);
             }
         });
     }
@@ -320,23 +296,5 @@ final class QueuedAcquisition {
         if (scheduled != null) {
             scheduled.cancel(false);
         }
-    }
-
-    private long sleepNanos(QueueReply reply) {
-        // The head is checked every back-off: only it can be handed the lock next. Waiters further back check
-        // quadratically less often, so a long queue costs a bounded number of calls per back-off step.
-        long behind = Math.max(0, Math.min(reply.position(), 9));
-        long bound = this.engine.options().maxBackoff().toNanos() * (behind + 1) * (behind + 1);
-        long sleep = jittered(bound);
-        if (reply.holderPttlMillis() >= 0) {
-            // The holder's lease can have ended by then: a check hands the lock over if it died.
-            sleep = Math.min(sleep, TimeUnit.MILLISECONDS.toNanos(reply.holderPttlMillis() + 1));
-        }
-        return sleep;
-    }
-
-    private static long jittered(long bound) {
-        // Jitter spreads the checks of waiters in different processes.
-        return bound / 2 + ThreadLocalRandom.current().nextLong(bound / 2 + 1);
     }
 }

@@ -103,16 +103,16 @@ class QueuedProtocol implements LockProtocol {
      */
     CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(this.layout.acquire(), lockName(),
+        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(this.layout.acquire(), lockName(),
                 keys(this.keys.tombstoneKey(owner)),
-                owner, Long.toString(leaseMillis), this.engine.fencingArgument(), Long.toString(waitMillis),
-                this.wakeChannel, this.engine.publishCommand(), this.engine.listenerCountArgument(), entry);
+                owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
+                this.wakeChannel, this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), entry);
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        return this.engine.renewOwnedKey(this.layout.lockKey(), owner, leaseMillis);
+        return this.engine.commands().renewOwnedKey(this.layout.lockKey(), owner, leaseMillis);
     }
 
     @Override
@@ -137,7 +137,7 @@ class QueuedProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> isLocked() {
-        return this.engine.exists(this.layout.lockKey());
+        return this.engine.commands().exists(this.layout.lockKey());
     }
 
     @Override
@@ -146,12 +146,12 @@ class QueuedProtocol implements LockProtocol {
     }
 
     private CompletableFuture<Boolean> run(String mode, String owner, String fourthKey, String extra) {
-        List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.fencingArgument(),
-                this.engine.publishCommand(), this.engine.listenerCountArgument(), extra));
+        List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.commands().fencingArgument(),
+                this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), extra));
         args.addAll(this.layout.extraReleaseArgs());
-        CompletableFuture<List<Object>> reply = this.engine.eval(this.layout.release(), ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = this.engine.commands().eval(this.layout.release(), ScriptOutputType.MULTI,
                 keys(fourthKey), args.toArray(String[]::new));
-        return reply.thenApply((values) -> LockEngine.toLong(values.get(0)) == 1L);
+        return reply.thenApply((values) -> LockCommands.toLong(values.get(0)) == 1L);
     }
 
     private String[] keys(String fourthKey) {

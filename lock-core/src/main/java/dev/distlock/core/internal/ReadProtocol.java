@@ -57,28 +57,28 @@ final class ReadProtocol implements LockProtocol {
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
+        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
                 new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.writerQueueKey(),
                         this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
-                owner, Long.toString(leaseMillis), this.engine.fencingArgument(), context,
-                this.engine.publishCommand(), this.engine.listenerCountArgument());
-        return reply.thenApply((values) -> LockEngine.attemptResult(values, owner, sentAt));
+                owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), context,
+                this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument());
+        return reply.thenApply((values) -> LockCommands.attemptResult(values, owner, sentAt));
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
                 new String[] { this.keys.readersKey() }, owner, Long.toString(leaseMillis));
         return reply.thenApply((owned) -> owned == 1L);
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        CompletableFuture<Long> reply = this.engine.eval(LuaScript.READ_RELEASE, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RELEASE, ScriptOutputType.INTEGER,
                 new String[] { this.keys.readersKey(), this.keys.writeKey(), this.keys.names().fenceKey(),
                         this.keys.writerQueueKey() },
-                owner, channel(), this.engine.fencingArgument(), this.engine.publishCommand(),
-                this.engine.listenerCountArgument());
+                owner, channel(), this.engine.commands().fencingArgument(), this.engine.commands().publishCommand(),
+                this.engine.commands().listenerCountArgument());
         return reply.thenApply((removed) -> {
             this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
             return removed == 1L;
@@ -98,7 +98,7 @@ final class ReadProtocol implements LockProtocol {
     @Override
     public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
         LockKeys names = this.keys.names();
-        return this.engine.abandonScript(names, owner, tombstoneMillis, names.unusedKey(), this.keys.readersKey(),
+        return this.engine.commands().abandonScript(names, owner, tombstoneMillis, names.unusedKey(), this.keys.readersKey(),
                 names.unusedKey(), names.unusedKey());
     }
 }

@@ -37,12 +37,12 @@ public final class ReadWriteProtocols {
     }
 
     static CompletableFuture<Boolean> isLocked(LockEngine engine, ReadWriteKeys keys) {
-        return engine.exists(keys.writeKey())
-            .thenCombine(engine.exists(keys.readersKey()), (writer, readers) -> writer || readers);
+        return engine.commands().exists(keys.writeKey())
+            .thenCombine(engine.commands().exists(keys.readersKey()), (writer, readers) -> writer || readers);
     }
 
     static CompletableFuture<Boolean> forceRelease(LockEngine engine, ReadWriteKeys keys) {
-        CompletableFuture<Long> reply = engine.eval(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> reply = engine.commands().eval(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER,
                 new String[] { keys.writeKey(), keys.readersKey() }, keys.names().channel());
         return reply.thenApply((deleted) -> {
             engine.waitRooms().wakeUp(keys.names().channel(), WaitRoom.EVERYONE);

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.distlock.core.internal.AttemptResult;
 import dev.distlock.core.internal.Grant;
 import dev.distlock.core.internal.Hold;
+import dev.distlock.core.internal.LockCommands;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
@@ -43,8 +44,8 @@ final class RedLockAttempt {
         static final NodeReply NO_ANSWER = new NodeReply(Status.NO_ANSWER, -1, null);
 
         static NodeReply parse(List<Object> reply) {
-            long status = LockEngine.toLong(reply.get(0));
-            long value = LockEngine.toLong(reply.get(1));
+            long status = LockCommands.toLong(reply.get(0));
+            long value = LockCommands.toLong(reply.get(1));
             if (status == 1) {
                 return new NodeReply(Status.GRANTED, value, null);
             }
@@ -61,7 +62,7 @@ final class RedLockAttempt {
         static final FenceReply NO_ANSWER = new FenceReply(false, -1, false);
 
         static FenceReply parse(List<Object> reply) {
-            return new FenceReply(LockEngine.toLong(reply.get(0)) == 1, LockEngine.toLong(reply.get(1)), true);
+            return new FenceReply(LockCommands.toLong(reply.get(0)) == 1, LockCommands.toLong(reply.get(1)), true);
         }
     }
 
@@ -89,7 +90,7 @@ final class RedLockAttempt {
         this.acquisition = acquisition;
         this.leaseMillis = leaseMillis;
         this.willWait = willWait;
-        this.fencing = !"0".equals(nodes.engine().fencingArgument());
+        this.fencing = !"0".equals(nodes.engine().commands().fencingArgument());
     }
 
     CompletableFuture<AttemptResult> run() {

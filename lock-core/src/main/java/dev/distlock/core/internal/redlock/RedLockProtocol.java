@@ -179,7 +179,7 @@ final class RedLockProtocol implements LockProtocol {
     void releaseOnNode(int node, String owner, boolean publish) {
         CompletableFuture<Long> reply = this.nodes.call(node, LuaScript.REDLOCK_RELEASE, ScriptOutputType.INTEGER,
                 new String[] { this.keys.lock(), this.keys.waiters() }, owner, this.channel, publish ? "1" : "0");
-        this.engine.quietly(lockName(), owner, reply);
+        this.engine.cleanup().quietly(lockName(), owner, reply);
     }
 
     /** Tombstone for {@code owner} on one node, plus the owner-checked delete of its grant there. */
@@ -195,7 +195,7 @@ final class RedLockProtocol implements LockProtocol {
             CompletableFuture<Object> reply = this.nodes.call(node, LuaScript.REDLOCK_FENCE, ScriptOutputType.MULTI,
                     new String[] { this.keys.fence(), this.keys.waiters() }, "0", fenceRetentionMillis(),
                     acquisition);
-            this.engine.quietly(lockName(), acquisition, reply);
+            this.engine.cleanup().quietly(lockName(), acquisition, reply);
         }
     }
 
