@@ -15,7 +15,7 @@ import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
-import dev.distlock.core.internal.ReadWriteProtocols;
+import dev.distlock.core.internal.protocol.ReadWriteProtocols;
 import dev.distlock.core.internal.redis.ClientTargets;
 import dev.distlock.core.internal.redis.ConnectingGateway;
 import dev.distlock.core.internal.redis.LettuceClusterGateway;

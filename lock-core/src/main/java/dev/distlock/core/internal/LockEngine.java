@@ -11,8 +11,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockOperationException;
+import dev.distlock.core.internal.hold.BackgroundCleanup;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.hold.LeaseRegistry;
+import dev.distlock.core.internal.hold.LeaseWatchdog;
+import dev.distlock.core.internal.protocol.LockCommands;
+import dev.distlock.core.internal.protocol.LockKeys;
 import dev.distlock.core.internal.redis.ConnectionStatus;
 import dev.distlock.core.internal.redis.RedisGateway;
+import dev.distlock.core.internal.waiting.HandoffRooms;
+import dev.distlock.core.internal.waiting.WaitRooms;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,12 +104,12 @@ public final class LockEngine implements AutoCloseable {
         return this.cleanup;
     }
 
-    String newOwner() {
+    public String newOwner() {
         return this.ownerTokens.next();
     }
 
     /** Identifies this client in owner tokens and wake channels. */
-    String clientId() {
+    public String clientId() {
         return this.ownerTokens.clientId();
     }
 
@@ -133,19 +141,19 @@ public final class LockEngine implements AutoCloseable {
         return this.scheduler;
     }
 
-    LeaseWatchdog watchdog() {
+    public LeaseWatchdog watchdog() {
         return this.watchdog;
     }
 
-    WaitRooms waitRooms() {
+    public WaitRooms waitRooms() {
         return this.waitRooms;
     }
 
-    HandoffRooms handoffRooms() {
+    public HandoffRooms handoffRooms() {
         return this.handoffRooms;
     }
 
-    ConcurrentMap<ThreadHoldKey, Hold> threadHolds() {
+    public ConcurrentMap<ThreadHoldKey, Hold> threadHolds() {
         return this.threadHolds;
     }
 
@@ -196,6 +204,6 @@ public final class LockEngine implements AutoCloseable {
         this.gateway.close();
     }
 
-    record ThreadHoldKey(String holdKey, Thread thread) {
+    public record ThreadHoldKey(String holdKey, Thread thread) {
     }
 }

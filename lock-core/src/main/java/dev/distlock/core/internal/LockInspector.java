@@ -6,6 +6,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.LockInfo;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.protocol.LockCommands;
+import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.ReadWriteKeys;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 

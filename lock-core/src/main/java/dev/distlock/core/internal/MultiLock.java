@@ -10,9 +10,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.hold.MultiLease;
+import dev.distlock.core.internal.waiting.AsyncMultiAcquisition;
 import org.jspecify.annotations.Nullable;
 
 /**

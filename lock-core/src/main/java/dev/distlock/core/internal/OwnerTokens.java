@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Tokens contain no spaces and no {@code '|'}; the client id and counter contain no {@code ':'}, so the instance id
  * is everything before the second-to-last {@code ':'} even when it contains colons itself.
  */
-final class OwnerTokens {
+public final class OwnerTokens {
 
     private static final int CLIENT_ID_BYTES = 12;
 
@@ -48,7 +48,7 @@ final class OwnerTokens {
     }
 
     /** The instance id inside an owner token, or null when the token has not the shape this class mints. */
-    static @Nullable String instanceIdOf(@Nullable String owner) {
+    public static @Nullable String instanceIdOf(@Nullable String owner) {
         if (owner == null) {
             return null;
         }

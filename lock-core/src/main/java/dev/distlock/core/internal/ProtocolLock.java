@@ -9,11 +9,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.core.RedisLock;
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.hold.DefaultLockLease;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.hold.HoldRelease;
+import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.waiting.AcquireOperation;
+import dev.distlock.core.internal.waiting.QueuedAcquisition;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,11 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.internal.AttemptResult;
-import dev.distlock.core.internal.Grant;
-import dev.distlock.core.internal.Hold;
-import dev.distlock.core.internal.LockCommands;
-import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.protocol.AttemptResult;
+import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;

@@ -6,10 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.LockOperationException;
-import dev.distlock.core.internal.AttemptResult;
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.LockKeys;
-import dev.distlock.core.internal.LockProtocol;
+import dev.distlock.core.internal.protocol.AttemptResult;
+import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;

@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
-import dev.distlock.core.internal.WaitRoom;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.redis.RedisGateway;
+import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
 /**

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.LockProtocol;
+import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.redis.RedisGateway;
 
 /** Builds the parts of a {@code dev.distlock.core.RedLockClient}: its engine's gateway and its lock protocols. */

@@ -1,0 +1,245 @@
+package dev.distlock.core.internal.hold;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.distlock.core.LeaseLoss;
+import dev.distlock.core.LeaseLossListener;
+import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.LockProtocol;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ownership of a lock key on Redis: owner token, fencing token, validity deadline, and how many open leases
+ * (reentrant acquisitions) share it. State moves HELD to RELEASED or HELD to LOST, once.
+ */
+public final class Hold {
+
+    private static final Logger logger = LoggerFactory.getLogger(Hold.class);
+
+    public enum State { HELD, RELEASED, LOST }
+
+    private final LockProtocol protocol;
+
+    private final Grant grant;
+
+    private final long leaseMillis;
+
+    private final long leaseNanos;
+
+    private final long driftNanos;
+
+    private final boolean watchdog;
+
+    private final @Nullable Thread thread;
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+
+    private final AtomicInteger openLeases = new AtomicInteger(1);
+
+    private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
+
+    private volatile long validUntilNanos;
+
+    private volatile long lastCheckSentNanos;
+
+    private volatile @Nullable LeaseLoss loss;
+
+    volatile boolean renewalInFlight;
+
+    public Hold(LockProtocol protocol, Grant grant, long leaseMillis, boolean watchdog, @Nullable Thread thread) {
+        this.protocol = protocol;
+        this.grant = grant;
+        this.leaseMillis = leaseMillis;
+        this.leaseNanos = Duration.ofMillis(leaseMillis).toNanos();
+        this.driftNanos = driftNanos(leaseMillis);
+        this.watchdog = watchdog;
+        this.thread = thread;
+        this.lastCheckSentNanos = grant.sentAtNanos();
+        this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
+    }
+
+    /** Same margin as the Redis RedLock algorithm: clocks drift, and key expiry is not instantaneous. */
+    public static long driftNanos(long leaseMillis) {
+        return Duration.ofMillis(leaseMillis).toNanos() / 100 + Duration.ofMillis(2).toNanos();
+    }
+
+    public LockProtocol protocol() {
+        return this.protocol;
+    }
+
+    public String lockName() {
+        return this.protocol.lockName();
+    }
+
+    public String owner() {
+        return this.grant.owner();
+    }
+
+    long fencingToken() {
+        return this.grant.fencingToken();
+    }
+
+    public long leaseMillis() {
+        return this.leaseMillis;
+    }
+
+    public boolean watchdog() {
+        return this.watchdog;
+    }
+
+    public @Nullable Thread thread() {
+        return this.thread;
+    }
+
+    public State state() {
+        return this.state.get();
+    }
+
+    /** When the last successful renewal (watchdog) or ownership check (fixed lease) was sent, or the acquire. */
+    long lastCheckSentNanos() {
+        return this.lastCheckSentNanos;
+    }
+
+    /** How often the watchdog renews (watchdog lease) or checks (fixed lease) this hold: a third of its lease. */
+    long checkIntervalNanos() {
+        return this.leaseNanos / 3;
+    }
+
+    /**
+     * How early a renewal or check may be sent so that the holds due around one watchdog tick share it: a quarter of
+     * the interval. The watchdog ticks at least this often while the hold is watched.
+     */
+    long checkSlackNanos() {
+        return checkIntervalNanos() / 4;
+    }
+
+    public boolean isValid() {
+        return this.state.get() == State.HELD && System.nanoTime() - this.validUntilNanos < 0;
+    }
+
+    public boolean isExpired(long nowNanos) {
+        return nowNanos - this.validUntilNanos >= 0;
+    }
+
+    Duration remainingValidity() {
+        if (this.state.get() != State.HELD) {
+            return Duration.ZERO;
+        }
+        long remaining = this.validUntilNanos - System.nanoTime();
+        return (remaining > 0) ? Duration.ofNanos(remaining) : Duration.ZERO;
+    }
+
+    /** Records a successful ownership check (no extension) sent at {@code sentAtNanos}. */
+    void checked(long sentAtNanos) {
+        if (sentAtNanos - this.lastCheckSentNanos > 0) {
+            this.lastCheckSentNanos = sentAtNanos;
+        }
+    }
+
+    /** Records a successful renewal sent at {@code sentAtNanos}. */
+    public void renewed(long sentAtNanos) {
+        checked(sentAtNanos);
+        long candidate = sentAtNanos + this.leaseNanos - this.driftNanos;
+        if (candidate - this.validUntilNanos > 0) {
+            this.validUntilNanos = candidate;
+        }
+    }
+
+    public int openLeaseCount() {
+        return this.openLeases.get();
+    }
+
+    /**
+     * Adds an open lease for a reentrant acquisition, unless the last lease was closed meanwhile (another thread may
+     * close a lease): a hold with no open lease is being released and must not come back to life.
+     *
+     * @return whether the lease was added
+     */
+    public boolean retain() {
+        int count;
+        do {
+            count = this.openLeases.get();
+            if (count <= 0) {
+                return false;
+            }
+        }
+        while (!this.openLeases.compareAndSet(count, count + 1));
+        return true;
+    }
+
+    /**
+     * Whether this hold no longer stands in the way of a new acquisition by its thread: every lease was closed (it is
+     * being released), or it is a fixed lease whose time has run out. A fixed lease ends by itself, so its holder
+     * need not close it; a lost watchdog lease that is still open keeps refusing reentry until it is closed.
+     */
+    public boolean isFinished(long nowNanos) {
+        return this.openLeases.get() <= 0 || (!this.watchdog && isExpired(nowNanos));
+    }
+
+    /**
+     * Drops one open lease.
+     *
+     * @return true when it was the last one
+     * @throws IllegalMonitorStateException when no lease was open
+     */
+    boolean releaseOne() {
+        int left = this.openLeases.updateAndGet((count) -> (count > 0) ? count - 1 : -1);
+        if (left < 0) {
+            this.openLeases.set(0);
+            throw new IllegalMonitorStateException("Lock '" + this.protocol.lockName() + "' is not held by this owner any more");
+        }
+        return left == 0;
+    }
+
+    public boolean markReleased() {
+        return this.state.compareAndSet(State.HELD, State.RELEASED);
+    }
+
+    /** Marks the hold lost (once), logs it at WARN and tells the listeners. */
+    public void markLost(LeaseLoss.Reason reason) {
+        if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+            return;
+        }
+        LeaseLoss lost = new LeaseLoss(this.protocol.lockName(), this.grant.fencingToken(), reason);
+        this.loss = lost;
+        logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.protocol.lockName(), this.grant.owner(),
+                this.grant.fencingToken(), reason);
+        for (LeaseLossListener listener : this.listeners) {
+            // Whoever removes a listener tells it, so a listener added concurrently is told exactly once.
+            if (this.listeners.remove(listener)) {
+                notify(listener, lost);
+            }
+        }
+    }
+
+    @Nullable LeaseLoss loss() {
+        return this.loss;
+    }
+
+    void addLossListener(LeaseLossListener listener) {
+        this.listeners.add(listener);
+        LeaseLoss lost = this.loss;
+        if (lost != null && this.listeners.remove(listener)) {
+            notify(listener, lost);
+        }
+    }
+
+    void removeLossListener(LeaseLossListener listener) {
+        this.listeners.remove(listener);
+    }
+
+    private void notify(LeaseLossListener listener, LeaseLoss lost) {
+        try {
+            listener.leaseLost(lost);
+        }
+        catch (RuntimeException ex) {
+            logger.error("Lease loss listener for lock '{}' failed", this.protocol.lockName(), ex);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.distlock.core.internal.hold;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.distlock.core.LeaseLossListener;
+import dev.distlock.core.LockLease;
+import dev.distlock.core.internal.MultiLock;
+
+/** The lease of a {@link MultiLock}: held while every part is held; closing releases the parts in reverse order. */
+public final class MultiLease implements LockLease {
+
+    private final String name;
+
+    private final List<LockLease> parts;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public MultiLease(String name, List<LockLease> parts) {
+        this.name = name;
+        this.parts = List.copyOf(parts);
+    }
+
+    @Override
+    public String name() {
+        return this.name;
+    }
+
+    /** The token of the first lock in acquisition order; see {@link #fencingTokens()} for all of them. */
+    @Override
+    public long fencingToken() {
+        return this.parts.get(0).fencingToken();
+    }
+
+    @Override
+    public Map<String, Long> fencingTokens() {
+        Map<String, Long> tokens = new LinkedHashMap<>();
+        for (LockLease part : this.parts) {
+            tokens.put(part.name(), part.fencingToken());
+        }
+        return Collections.unmodifiableMap(tokens);
+    }
+
+    @Override
+    public boolean isHeld() {
+        return !this.closed.get() && this.parts.stream().allMatch(LockLease::isHeld);
+    }
+
+    @Override
+    public Duration remainingValidity() {
+        return this.parts.stream().map(LockLease::remainingValidity).min(Duration::compareTo).orElse(Duration.ZERO);
+    }
+
+    @Override
+    public void addLossListener(LeaseLossListener listener) {
+        AtomicBoolean told = new AtomicBoolean();
+        for (LockLease part : this.parts) {
+            part.addLossListener((loss) -> {
+                if (told.compareAndSet(false, true)) {
+                    listener.leaseLost(loss);
+                }
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        if (this.closed.compareAndSet(false, true)) {
+            closeAll(this.parts);
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> closeAsync() {
+        if (!this.closed.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // All parts are released together; the first failure (in reverse order) is reported, others suppressed.
+        List<CompletableFuture<Void>> parts = new ArrayList<>();
+        for (int i = this.parts.size() - 1; i >= 0; i--) {
+            parts.add(this.parts.get(i).closeAsync().toCompletableFuture());
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((ignored, ex) -> {
+            RuntimeException failure = null;
+            for (CompletableFuture<Void> part : parts) {
+                if (part.isCompletedExceptionally()) {
+                    Throwable cause = part.handle((v, e) -> (e instanceof CompletionException) ? e.getCause() : e)
+                        .join();
+                    RuntimeException error = (cause instanceof RuntimeException runtime) ? runtime
+                            : new CompletionException(cause);
+                    if (failure == null) {
+                        failure = error;
+                    }
+                    else {
+                        failure.addSuppressed(error);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return null;
+        });
+    }
+
+    /** Closes every lease in reverse order; the first failure is thrown with the others suppressed. */
+    public static void closeAll(List<LockLease> leases) {
+        RuntimeException failure = null;
+        for (int i = leases.size() - 1; i >= 0; i--) {
+            try {
+                leases.get(i).close();
+            }
+            catch (RuntimeException ex) {
+                if (failure == null) {
+                    failure = ex;
+                }
+                else {
+                    failure.addSuppressed(ex);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.ReplicaAckPolicy;
+import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.redis.RedisGateway;
+import io.lettuce.core.ScriptOutputType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lock scripts as calls on Redis: each with the operation timeout, acquire scripts with the configured replica
+ * acknowledgement, and the arguments every script shares (fencing, how a handoff is announced).
+ */
+public final class LockCommands {
+
+    private static final Logger logger = LoggerFactory.getLogger(LockCommands.class);
+
+    private final RedisGateway gateway;
+
+    private final LockClientOptions options;
+
+    private final OperationTimeouts timeouts;
+
+    public LockCommands(RedisGateway gateway, LockClientOptions options, Executor completionExecutor) {
+        this.gateway = gateway;
+        this.options = options;
+        this.timeouts = new OperationTimeouts(options.operationTimeout().toNanos(), completionExecutor);
+    }
+
+    /** The fencing argument of the acquire scripts: counter retention in ms, or "0" when fencing is off. */
+    public String fencingArgument() {
+        return this.options.fencing() ? Long.toString(this.options.fencingCounterRetention().toMillis()) : "0";
+    }
+
+    /** The command the queued-lock scripts announce a handoff with ({@code publish}, or {@code spublish}). */
+    String publishCommand() {
+        return this.gateway.publishCommand();
+    }
+
+    /** '1' when a publish's receiver count proves the waiter's client listens (so a silent waiter is skipped). */
+    String listenerCountArgument() {
+        return this.gateway.publishCountsListeners() ? "1" : "0";
+    }
+
+    /**
+     * Runs the abandon script: tombstone for {@code owner}, then removes whatever it holds or queues for in the given
+     * keys (all of one hash tag; pass {@link LockKeys#unusedKey()} for kinds without such a key).
+     */
+    CompletableFuture<Long> abandonScript(LockKeys keys, String owner, long tombstoneMillis, String lockOrWriteKey,
+            String readersKey, String queueKey, String waitersKey) {
+        return eval(LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] { keys.tombstoneKey(owner),
+                lockOrWriteKey, readersKey, queueKey, waitersKey }, owner, Long.toString(tombstoneMillis),
+                keys.channel());
+    }
+
+    /** Runs a script with the operation timeout. */
+    public <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return withTimeout(this.gateway.<T>eval(script, type, keys, args));
+    }
+
+    /**
+     * Runs an acquire script (reply {@code {status, value}}). With replica acknowledgement on, a grant that fewer
+     * than the required replicas acknowledged is failed with {@link ReplicaAckException} (the caller then abandons,
+     * that is releases, it) or kept with a warning, per the configured policy.
+     */
+    CompletableFuture<List<Object>> evalAcquire(LuaScript script, String lockName, String[] keys, String... args) {
+        int required = this.options.replicaAcks();
+        if (required == 0) {
+            return eval(script, ScriptOutputType.MULTI, keys, args);
+        }
+        CompletableFuture<RedisGateway.Acknowledged<List<Object>>> reply = this.gateway.evalAcknowledged(script,
+                ScriptOutputType.MULTI, keys, required, this.options.replicaAckTimeout().toMillis(), args);
+        return withTimeout(reply.thenApply((acknowledged) -> {
+            List<Object> values = acknowledged.reply();
+            if (toLong(values.get(0)) == 1 && acknowledged.replicas() < required) {
+                String message = "Lock '" + lockName + "' was granted but only " + acknowledged.replicas() + " of "
+                        + required + " required replicas acknowledged it within "
+                        + DurationFormat.format(this.options.replicaAckTimeout()) + "; a failover now could hand it to someone else";
+                if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
+                    throw new ReplicaAckException(lockName, message + ". The grant is being released.");
+                }
+                logger.warn(message);
+            }
+            return values;
+        }));
+    }
+
+    /** Owner-checked extend ({@code leaseMillis > 0}) or check ({@code 0}) of a string lock key. */
+    CompletableFuture<Boolean> renewOwnedKey(String key, String owner, long leaseMillis) {
+        CompletableFuture<Long> reply = eval(LuaScript.RENEW, ScriptOutputType.INTEGER, new String[] { key }, owner,
+                Long.toString(leaseMillis));
+        return reply.thenApply((owned) -> owned == 1L);
+    }
+
+    CompletableFuture<Boolean> exists(String key) {
+        return withTimeout(this.gateway.exists(key));
+    }
+
+    private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> reply) {
+        return this.timeouts.apply(reply);
+    }
+
+    /** Parses a script reply element that Redis sent as an integer or a string. */
+    public static long toLong(Object value) {
+        if (value instanceof Long number) {
+            return number;
+        }
+        return Long.parseLong(String.valueOf(value));
+    }
+
+    /** Parses the {@code {status, value}} reply of the acquire scripts. */
+    static AttemptResult attemptResult(List<Object> reply, String owner, long sentAtNanos) {
+        long status = toLong(reply.get(0));
+        long value = toLong(reply.get(1));
+        return (status == 1) ? new AttemptResult(new Grant(owner, value, sentAtNanos), -1)
+                : new AttemptResult(null, value);
+    }
+
+}

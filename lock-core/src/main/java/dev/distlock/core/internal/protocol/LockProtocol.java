@@ -1,0 +1,74 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.hold.LeaseWatchdog;
+import dev.distlock.core.internal.waiting.AcquireOperation;
+
+/**
+ * How one kind of lock talks to Redis: the acquire, renew and release steps of a reentrant, fair, read, write or
+ * quorum lock. {@link ProtocolLock}, {@link AcquireOperation}, {@link Hold} and the {@link LeaseWatchdog} are the
+ * same for every kind; only the protocol differs. Every step is one round trip per node and is owner-checked.
+ */
+public interface LockProtocol {
+
+    /** The user's lock name. */
+    String lockName();
+
+    /** The lock kind as operators see it: {@code reentrant}, {@code read}, {@code write} or {@code redlock}. */
+    String kind();
+
+    /** Identifies this lock in the per-thread hold table (read and write holds of one name differ). */
+    String holdKey();
+
+    /** The unlock channel; also names the local wait room. */
+    String channel();
+
+    /** Whether releases are published on {@link #channel()}; if not, waiters rely on their back-off alone. */
+    default boolean publishesReleases() {
+        return true;
+    }
+
+    /** Whether local waiters queue for one racer ({@code false} when every waiter must keep its own place). */
+    boolean singleRacer();
+
+    /**
+     * Checks, on the acquiring thread, that it may acquire (e.g. no read-to-write upgrade) and returns a context for
+     * {@link #attempt} computed from the thread's other holds (e.g. its write owner, which lets a read be granted
+     * under it). Returns the empty string when there is none.
+     */
+    default String prepare(Thread thread) {
+        return "";
+    }
+
+    /**
+     * One acquire attempt for {@code owner}. {@code willWait} tells queued protocols to keep the caller's place when
+     * refused; a single attempt never joins a queue.
+     */
+    CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context, boolean willWait);
+
+    /** Extends ({@code leaseMillis > 0}) or only confirms ({@code 0}) the hold of {@code owner}; true while owned. */
+    CompletableFuture<Boolean> renew(String owner, long leaseMillis);
+
+    /** Releases the hold of {@code owner}; true when it was ours and is now gone. Wakes the next waiters. */
+    CompletableFuture<Boolean> release(String owner);
+
+    /**
+     * Cleans up after an acquisition whose grant came too late or whose outcome is unknown: releases a possible grant
+     * and leaves any queue, owner-checked. {@link LockEngine#abandon} retries it until the lease could have ended.
+     */
+    CompletableFuture<?> abandon(String owner, long tombstoneMillis);
+
+    /** Whether any owner holds the lock now. */
+    CompletableFuture<Boolean> isLocked();
+
+    /** Deletes the lock whoever holds it and wakes waiters; true when something was deleted. */
+    CompletableFuture<Boolean> forceRelease();
+
+    /** Leaves the wait queue of queued (fair) locks after giving up without a grant. Never throws. */
+    default void leaveQueue(String owner) {
+    }
+}

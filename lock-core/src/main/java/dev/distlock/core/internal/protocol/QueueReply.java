@@ -1,0 +1,54 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.core.internal.waiting.Handoff;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The answer of {@code acquire.lua} for a queued lock.
+ *
+ * @param grant the grant when the caller holds the lock (granted now or handed over earlier), otherwise null
+ * @param holderPttlMillis the holder's remaining lease when refused, {@code -1} when unknown
+ * @param entry the caller's queue entry, or the empty string when it is not queued
+ * @param position the caller's place in the queue (0 is next), {@code -1} when not queued
+ * @param serverMicros the server clock when the script ran, in microseconds, {@code 0} when not reported
+ * @param sentAtNanos {@code System.nanoTime()} just before the request was sent
+ * @param holder the holder's owner token when refused, or the empty string
+ */
+public record QueueReply(@Nullable Grant grant, long holderPttlMillis, String entry, long position, long serverMicros,
+        long sentAtNanos, String holder) {
+
+    static QueueReply parse(List<Object> reply, String owner, long leaseMillis, long sentAtNanos) {
+        if (LockCommands.toLong(reply.get(0)) == 1) {
+            long token = LockCommands.toLong(reply.get(1));
+            long remainingMillis = LockCommands.toLong(reply.get(2));
+            // A lock handed over while its announcement was lost has less than a full lease left: count validity
+            // from an earlier send time, so that it ends when the key expires.
+            long shortfall = (remainingMillis >= 0 && remainingMillis < leaseMillis) ? leaseMillis - remainingMillis : 0;
+            Grant grant = new Grant(owner, token, sentAtNanos - TimeUnit.MILLISECONDS.toNanos(shortfall));
+            return new QueueReply(grant, -1, "", -1, 0, sentAtNanos, "");
+        }
+        return new QueueReply(null, LockCommands.toLong(reply.get(1)), String.valueOf(reply.get(2)),
+                LockCommands.toLong(reply.get(3)), LockCommands.toLong(reply.get(4)), sentAtNanos,
+                String.valueOf(reply.get(5)));
+    }
+
+    public boolean queued() {
+        return !this.entry.isEmpty();
+    }
+
+    /**
+     * The latest {@code System.nanoTime()} provably not after the handoff: it happened {@code handoff - this} server
+     * microseconds after this attempt ran, which was after it was sent. Empty when this reply carried no server time.
+     */
+    public OptionalLong anchorOf(Handoff handoff) {
+        if (this.serverMicros <= 0) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(this.sentAtNanos
+                + TimeUnit.MICROSECONDS.toNanos(handoff.serverMicros() - this.serverMicros));
+    }
+}

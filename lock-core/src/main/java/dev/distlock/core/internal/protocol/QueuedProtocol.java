@@ -1,0 +1,168 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.redis.LuaScript;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * The queued lock behind the reentrant lock, the fair lock and the members of a multi-lock: one key holding the owner
+ * token, and a queue of waiters in Redis next to it. A waiter that must wait enqueues itself once; a release hands the
+ * lock straight to the first live waiter and tells only that waiter's client, on the client's own wake channel for
+ * the name, so the new holder needs no further round trip and nobody else wakes. An acquire that finds waiters queued
+ * joins the queue instead of taking a free lock, so grants follow arrival order across all clients.
+ *
+ * <p>A queued waiter is live while its wait deadline has not passed and its client hears the announcement (the publish
+ * reaches at least one subscriber). On Redis Cluster the receiver count does not prove that, so there only the
+ * deadline and the client's own check (an announcement for an owner nobody waits for is released at once) apply.
+ */
+public class QueuedProtocol implements LockProtocol {
+
+    /**
+     * Where a queued lock lives and which scripts run it.
+     *
+     * @param names the lock name's keys (fence key, tombstones)
+     * @param lockKey the key holding the owner token
+     * @param queueKey the list of waiters
+     * @param acquire the acquire script (KEYS: lock, fence, queue, tombstone, then {@code extraKeys})
+     * @param release the release script (KEYS: lock, fence, queue, tombstone or unused, then {@code extraKeys};
+     * ARGV: mode, owner, fencing, publish command, listener counts, mode argument, then {@code extraReleaseArgs})
+     * @param extraKeys keys both scripts take after the first four
+     * @param extraReleaseArgs arguments the release script takes after the first six
+     */
+    record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, LuaScript release,
+            List<String> extraKeys, List<String> extraReleaseArgs) {
+
+        static Layout of(LockKeys names) {
+            return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.RELEASE,
+                    List.of(), List.of());
+        }
+    }
+
+    private final LockEngine engine;
+
+    private final Layout layout;
+
+    private final LockKeys keys;
+
+    private final String queueKey;
+
+    private final String wakeChannel;
+
+    public QueuedProtocol(LockEngine engine, LockKeys keys) {
+        this(engine, Layout.of(keys));
+    }
+
+    QueuedProtocol(LockEngine engine, Layout layout) {
+        this.engine = engine;
+        this.layout = layout;
+        this.keys = layout.names();
+        this.queueKey = layout.queueKey();
+        this.wakeChannel = layout.lockKey() + ":h:" + engine.clientId();
+    }
+
+    @Override
+    public String kind() {
+        return "reentrant";
+    }
+
+    @Override
+    public String lockName() {
+        return this.keys.name();
+    }
+
+    @Override
+    public String holdKey() {
+        return this.layout.lockKey();
+    }
+
+    /** This client's wake channel for the name: handoffs to its waiters are announced here. */
+    @Override
+    public String channel() {
+        return this.wakeChannel;
+    }
+
+    @Override
+    public boolean singleRacer() {
+        return false;
+    }
+
+    /** A single attempt, for callers that do not queue. */
+    @Override
+    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
+            boolean willWait) {
+        return attempt(owner, leaseMillis, 0, "").thenApply((reply) -> new AttemptResult(reply.grant(),
+                reply.holderPttlMillis()));
+    }
+
+    /**
+     * One acquire attempt. With {@code waitMillis > 0} a refused caller is queued (or, with its {@code entry} from an
+     * earlier reply, keeps its place and learns where it stands); with 0 it never queues.
+     */
+    public CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry) {
+        long sentAt = System.nanoTime();
+        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(this.layout.acquire(), lockName(),
+                keys(this.keys.tombstoneKey(owner)),
+                owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
+                this.wakeChannel, this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), entry);
+        return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
+        return this.engine.commands().renewOwnedKey(this.layout.lockKey(), owner, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> release(String owner) {
+        return run("release", owner, this.keys.unusedKey(), "");
+    }
+
+    /** A waiter gives up: removes its entry, and releases the lock if it was handed over meanwhile. */
+    public CompletableFuture<Boolean> leave(String owner, String entry) {
+        return run("leave", owner, this.keys.unusedKey(), entry);
+    }
+
+    @Override
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        return run("abandon", owner, this.keys.tombstoneKey(owner), Long.toString(tombstoneMillis));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        return run("force", "", this.keys.unusedKey(), "");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return this.engine.commands().exists(this.layout.lockKey());
+    }
+
+    @Override
+    public void leaveQueue(String owner) {
+        // Queued acquisitions leave with their entry (see QueuedAcquisition); nothing is queued under a bare owner.
+    }
+
+    private CompletableFuture<Boolean> run(String mode, String owner, String fourthKey, String extra) {
+        List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.commands().fencingArgument(),
+                this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), extra));
+        args.addAll(this.layout.extraReleaseArgs());
+        CompletableFuture<List<Object>> reply = this.engine.commands().eval(this.layout.release(), ScriptOutputType.MULTI,
+                keys(fourthKey), args.toArray(String[]::new));
+        return reply.thenApply((values) -> LockCommands.toLong(values.get(0)) == 1L);
+    }
+
+    private String[] keys(String fourthKey) {
+        List<String> all = new ArrayList<>(List.of(this.layout.lockKey(), this.keys.fenceKey(), this.queueKey,
+                fourthKey));
+        all.addAll(this.layout.extraKeys());
+        return all.toArray(String[]::new);
+    }
+
+    LockEngine engine() {
+        return this.engine;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.hold.Hold;
+import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.waiting.WaitRoom;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * The read side of a read/write lock: shared, each read hold with its own lease in a sorted set, refused while a
+ * writer holds the lock or waits for it. The thread that holds the write lock may take read holds (downgrade).
+ */
+final class ReadProtocol implements LockProtocol {
+
+    private final LockEngine engine;
+
+    private final ReadWriteKeys keys;
+
+    ReadProtocol(LockEngine engine, ReadWriteKeys keys) {
+        this.engine = engine;
+        this.keys = keys;
+    }
+
+    @Override
+    public String kind() {
+        return "read";
+    }
+
+    @Override
+    public String lockName() {
+        return this.keys.names().name();
+    }
+
+    @Override
+    public String holdKey() {
+        return this.keys.readHoldKey();
+    }
+
+    @Override
+    public String channel() {
+        return this.keys.names().channel();
+    }
+
+    @Override
+    public boolean singleRacer() {
+        return true;
+    }
+
+    @Override
+    public String prepare(Thread thread) {
+        Hold writeHold = this.engine.threadHolds()
+            .get(new LockEngine.ThreadHoldKey(this.keys.writeHoldKey(), thread));
+        return (writeHold != null && writeHold.isValid()) ? writeHold.owner() : "";
+    }
+
+    @Override
+    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
+            boolean willWait) {
+        long sentAt = System.nanoTime();
+        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
+                new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.writerQueueKey(),
+                        this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
+                owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), context,
+                this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument());
+        return reply.thenApply((values) -> LockCommands.attemptResult(values, owner, sentAt));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
+                new String[] { this.keys.readersKey() }, owner, Long.toString(leaseMillis));
+        return reply.thenApply((owned) -> owned == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> release(String owner) {
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RELEASE, ScriptOutputType.INTEGER,
+                new String[] { this.keys.readersKey(), this.keys.writeKey(), this.keys.names().fenceKey(),
+                        this.keys.writerQueueKey() },
+                owner, channel(), this.engine.commands().fencingArgument(), this.engine.commands().publishCommand(),
+                this.engine.commands().listenerCountArgument());
+        return reply.thenApply((removed) -> {
+            this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
+            return removed == 1L;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return ReadWriteProtocols.isLocked(this.engine, this.keys);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        return ReadWriteProtocols.forceRelease(this.engine, this.keys);
+    }
+
+    @Override
+    public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
+        LockKeys names = this.keys.names();
+        return this.engine.commands().abandonScript(names, owner, tombstoneMillis, names.unusedKey(), this.keys.readersKey(),
+                names.unusedKey(), names.unusedKey());
+    }
+}

@@ -1,0 +1,55 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.ReadWriteRedisLock;
+import dev.distlock.core.RedisLock;
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.waiting.WaitRoom;
+import io.lettuce.core.ScriptOutputType;
+
+/** Builds read/write locks and holds what their two sides share. */
+public final class ReadWriteProtocols {
+
+    private ReadWriteProtocols() {
+    }
+
+    /** The read/write lock with this name. */
+    public static ReadWriteRedisLock readWriteLock(LockEngine engine, String name) {
+        ReadWriteKeys keys = ReadWriteKeys.of(engine.keys(name));
+        RedisLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys));
+        RedisLock write = new ProtocolLock(engine, new WriteProtocol(engine, keys));
+        return new ReadWriteRedisLock() {
+            @Override
+            public String name() {
+                return keys.names().name();
+            }
+
+            @Override
+            public RedisLock readLock() {
+                return read;
+            }
+
+            @Override
+            public RedisLock writeLock() {
+                return write;
+            }
+        };
+    }
+
+    static CompletableFuture<Boolean> isLocked(LockEngine engine, ReadWriteKeys keys) {
+        return engine.commands().exists(keys.writeKey())
+            .thenCombine(engine.commands().exists(keys.readersKey()), (writer, readers) -> writer || readers);
+    }
+
+    static CompletableFuture<Boolean> forceRelease(LockEngine engine, ReadWriteKeys keys) {
+        CompletableFuture<Long> reply = engine.commands().eval(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER,
+                new String[] { keys.writeKey(), keys.readersKey() }, keys.names().channel());
+        return reply.thenApply((deleted) -> {
+            engine.waitRooms().wakeUp(keys.names().channel(), WaitRoom.EVERYONE);
+            return deleted > 0;
+        });
+    }
+}

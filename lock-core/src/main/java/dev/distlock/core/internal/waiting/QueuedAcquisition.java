@@ -1,0 +1,291 @@
+package dev.distlock.core.internal.waiting;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.QueueReply;
+import dev.distlock.core.internal.protocol.QueuedProtocol;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One acquisition of a {@link QueuedProtocol queued lock}, from the first attempt to a grant or a decision, without
+ * blocking a thread.
+ *
+ * <p>The first attempt goes straight to Redis: an uncontended acquire is one round trip. A refused caller that may
+ * wait is queued in Redis by that same attempt when its client already listens on the name's wake channel (otherwise
+ * it subscribes first and then queues with a second attempt), and then sleeps: the release that reaches it hands it
+ * the lock and announces that on the wake channel, and the operation completes with no further round trip. It checks
+ * on its place only when the announcement may have been lost: after the holder's lease can have ended (a dead holder's
+ * lease runs out; the check hands the lock over), or after a back-off of {@code maxBackoff} for the head of the
+ * queue ({@code maxBackoff * (k + 1)^2} for the waiter k places back, at most 100 back-offs), whichever is first,
+ * never beyond the deadline. One timer at a time serves both the checks and the deadline.
+ *
+ * <p>{@link #start()}'s future is the arbiter of every race: whoever completes it first decides. A grant or handoff
+ * that arrives after it was completed otherwise (cancelled, timed out, gave up) is released, a queue entry is removed,
+ * and an attempt whose reply did not arrive is abandoned (tombstone and owner-checked clean-up).
+ */
+public final class QueuedAcquisition implements HandoffRooms.Waiter {
+
+    private static final Logger logger = LoggerFactory.getLogger(QueuedAcquisition.class);
+
+    private final LockEngine engine;
+
+    private final QueuedProtocol protocol;
+
+    private final long leaseMillis;
+
+    private final Duration waitTime;
+
+    private final long deadlineNanos;
+
+    private final boolean willWait;
+
+    private final String owner;
+
+    private final CompletableFuture<Grant> result = new CompletableFuture<>();
+
+    private volatile String entry = "";
+
+    private volatile @Nullable QueueReply reference;
+
+    private volatile long firstQueuedSentAt;
+
+    private volatile boolean abandoned;
+
+    /** The last refusal, naming the holder for the not-acquired message. */
+    private volatile @Nullable QueueReply lastRefusal;
+
+    private volatile HandoffRooms.@Nullable Room room;
+
+    private volatile @Nullable ScheduledFuture<?> timer;
+
+    public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
+        this.engine = engine;
+        this.protocol = protocol;
+        this.leaseMillis = leaseMillis;
+        this.waitTime = waitTime;
+        this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
+        this.willWait = !waitTime.isZero();
+        this.owner = engine.newOwner();
+    }
+
+    /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
+    public CompletableFuture<Grant> start() {
+        this.result.whenComplete((grant, ex) -> finish(ex));
+        if (this.willWait && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
+            // Others of this client wait on the name (or did a moment ago): queue at once, once listening.
+            enterRoom().subscribedOrFailed().thenRun(() -> send(true));
+        }
+        else {
+            send(false);
+        }
+        return this.result;
+    }
+
+    private void send(boolean queue) {
+        if (this.result.isDone()) {
+            return;
+        }
+        long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.deadlineNanos - System.nanoTime()))
+                : 0;
+        if (queue && this.entry.isEmpty() && this.firstQueuedSentAt == 0) {
+            this.firstQueuedSentAt = System.nanoTime();
+        }
+        this.protocol.attempt(this.owner, this.leaseMillis, waitMillis, this.entry).whenComplete(this::onReply);
+    }
+
+    private void onReply(@Nullable QueueReply reply, @Nullable Throwable ex) {
+        if (ex != null) {
+            this.abandoned = true;
+            this.engine.cleanup().abandon(this.protocol, this.owner, this.leaseMillis);
+            this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex,
+                    this.engine.options().operationTimeout()));
+            return;
+        }
+        Grant grant = reply.grant();
+        if (grant != null) {
+            HandoffRooms.Room entered = this.room;
+            if (entered != null && !this.entry.isEmpty()) {
+                // Handed over while this check was on its way: the announcement may still come; it is not an orphan.
+                entered.settle(this.owner);
+            }
+            deliver(grant);
+            return;
+        }
+        this.lastRefusal = reply;
+        if (this.result.isDone()) {
+            // A late reply. After a grant it is stale (the entry it reports was popped by the handoff): ignore it.
+            // After giving up, take the entry it may have made out of the queue again.
+            if (this.result.isCompletedExceptionally() && reply.queued()) {
+                this.engine.cleanup().leaveQueue(this.protocol, this.owner, reply.entry(), this.leaseMillis);
+            }
+            return;
+        }
+        if (reply.queued()) {
+            if (this.entry.isEmpty() && logger.isDebugEnabled()) {
+                logger.debug("Waiting for lock '{}' (owner {}): queued at position {} behind {}",
+                        this.protocol.lockName(), this.owner, reply.position(), reply.holder());
+            }
+            this.entry = reply.entry();
+            this.reference = reply;
+        }
+        else if (!this.entry.isEmpty()) {
+            // Skipped while queued (our client did not hear the handoff): queue again at once.
+            this.entry = "";
+            send(true);
+            return;
+        }
+        long remaining = this.deadlineNanos - System.nanoTime();
+        if (remaining <= 0 || !this.willWait) {
+            notAcquired();
+            return;
+        }
+        if (!reply.queued()) {
+            if (this.room == null) {
+                HandoffRooms.Room entered = enterRoom();
+                // Queue only once subscribed: a handoff announced before that would find nobody and skip us.
+                entered.subscribedOrFailed().thenRun(() -> send(true));
+            }
+            else {
+                // Refused without queueing (a tombstone of an earlier attempt, or not yet listening): back off.
+                schedule(Math.min(CheckCadence.jittered(this.engine.options().maxBackoff().toNanos()), remaining));
+            }
+            return;
+        }
+        HandoffRooms.Room entered = this.room;
+        boolean checker = entered == null || entered.standsAt(this.owner, reply.position());
+        // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
+        long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
+        schedule(Math.min(sleep, remaining));
+    }
+
+    /** The local waiter ahead of this one left: check on the queue from now on. */
+    @Override
+    public void becameChecker() {
+        QueueReply last = this.reference;
+        long remaining = this.deadlineNanos - System.nanoTime();
+        if (this.result.isDone() || last == null || remaining <= 0) {
+            return;
+        }
+        cancelTimer();
+        schedule(Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining));
+    }
+
+    private HandoffRooms.Room enterRoom() {
+        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
+                (orphan) -> this.engine.cleanup().releaseQuietly(this.protocol, orphan));
+        entered.expect(this.owner, this);
+        this.room = entered;
+        if (this.result.isDone()) {
+            // Completed while entering: finish() may have missed the room.
+            leaveRoom();
+        }
+        return entered;
+    }
+
+    /** The wake channel said the lock was handed to this operation's owner. */
+    @Override
+    public void handedOver(Handoff handoff) {
+        long now = System.nanoTime();
+        logger.debug("Lock '{}' handed over to owner {} (fencing token {})", this.protocol.lockName(), this.owner,
+                handoff.fencingToken());
+        QueueReply ref = this.reference;
+        // The lease counts from a moment provably before the handoff; one announced before the queueing attempt's
+        // reply arrived came after that attempt was sent.
+        long anchor = (ref != null) ? ref.anchorOf(handoff).orElse(this.firstQueuedSentAt) : this.firstQueuedSentAt;
+        deliver(new Grant(this.owner, handoff.fencingToken(), Math.min(anchor, now)));
+    }
+
+    private void deliver(Grant grant) {
+        if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
+            // The same grant arrived twice (announcement and check): nothing to do.
+            return;
+        }
+        if (grant.expiredOnArrival(this.leaseMillis)) {
+            this.result.completeExceptionally(
+                    AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.leaseMillis));
+            this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
+            return;
+        }
+        if (!this.result.complete(grant) && this.result.isCompletedExceptionally()) {
+            // Given up before the grant arrived: it belongs to nobody, pass the lock on.
+            this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
+        }
+    }
+
+    private void schedule(long nanos) {
+        try {
+            this.timer = this.engine.scheduler().schedule(this::onTimer, nanos, TimeUnit.NANOSECONDS);
+            if (this.result.isDone()) {
+                cancelTimer();
+            }
+        }
+        catch (RejectedExecutionException closing) {
+            closed(closing);
+        }
+    }
+
+    @Override
+    public void clientClosed() {
+        closed(null);
+    }
+
+    /** The client was closed under this operation: every future the client handed out still completes. */
+    private void closed(@Nullable Throwable cause) {
+        this.result.completeExceptionally(AcquireFailures.clientClosed(this.protocol.lockName(), cause));
+    }
+
+    private void onTimer() {
+        if (this.result.isDone()) {
+            return;
+        }
+        if (this.deadlineNanos - System.nanoTime() <= 0) {
+            notAcquired();
+            return;
+        }
+        send(true);
+    }
+
+    private void notAcquired() {
+        this.result.completeExceptionally(AcquireFailures.notAcquired(this.protocol.lockName(), this.waitTime,
+                this.lastRefusal));
+    }
+
+    /** Runs once when the result is completed, by anyone: a grant stays; anything else gives the place up. */
+    private void finish(@Nullable Throwable ex) {
+        cancelTimer();
+        leaveRoom();
+        if (ex == null || this.abandoned) {
+            return;
+        }
+        String queued = this.entry;
+        if (!queued.isEmpty() || ex instanceof CancellationException) {
+            this.engine.cleanup().leaveQueue(this.protocol, this.owner, queued, this.leaseMillis);
+        }
+    }
+
+    private void leaveRoom() {
+        HandoffRooms.Room entered = this.room;
+        if (entered != null) {
+            entered.forget(this.owner);
+            this.engine.handoffRooms().leave(entered);
+            this.room = null;
+        }
+    }
+
+    private void cancelTimer() {
+        ScheduledFuture<?> scheduled = this.timer;
+        if (scheduled != null) {
+            scheduled.cancel(false);
+        }
+    }
+}
