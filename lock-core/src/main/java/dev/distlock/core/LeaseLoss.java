@@ -16,7 +16,10 @@ public record LeaseLoss(String lockName, long fencingToken, Reason reason) {
          * flushed, force-unlocked, taken over) before the lease was due to end.
          */
         RENEWAL_REFUSED,
-        /** The validity deadline passed without a successful renewal (Redis unreachable or slow, or a fixed lease ran out). */
+        /**
+         * The validity deadline passed without a successful renewal (Redis unreachable or slow, or a fixed lease ran
+         * out).
+         */
         EXPIRED,
         /** The thread that acquired the lock terminated without releasing it; the client released it. */
         HOLDER_THREAD_DIED

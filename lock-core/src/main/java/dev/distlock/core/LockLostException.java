@@ -12,7 +12,8 @@ public class LockLostException extends LockException {
     private final long fencingToken;
 
     public LockLostException(String lockName, long fencingToken, String detail) {
-        super(lockName, "Lease on lock '" + lockName + "' (fencing token " + fencingToken + ") was lost: " + detail, null);
+        super(lockName, "Lease on lock '" + lockName + "' (fencing token " + fencingToken + ") was lost: " + detail,
+                null);
         this.fencingToken = fencingToken;
     }
 

@@ -19,11 +19,11 @@ import java.util.concurrent.locks.Lock;
  * it), so a loss (key deleted, flushed, force-unlocked, taken over) is reported within a third of the lease, as for a
  * watchdog lease. A fixed lease that runs out need not be closed.
  *
- * <p><b>Reentrancy.</b> The blocking methods are reentrant per thread, like {@link java.util.concurrent.locks.ReentrantLock}:
- * a thread that holds the lock acquires it again at the cost of one round trip that confirms the key is still its own,
- * gets a new lease handle with the same fencing token, and the lock is released when the last handle is closed. A
- * nested acquisition keeps the lease mode of the outermost one. What an earlier hold of the thread means for its next
- * acquisition:
+ * <p><b>Reentrancy.</b> The blocking methods are reentrant per thread, like
+ * {@link java.util.concurrent.locks.ReentrantLock}: a thread that holds the lock acquires it again at the cost of one
+ * round trip that confirms the key is still its own, gets a new lease handle with the same fencing token, and the lock
+ * is released when the last handle is closed. A nested acquisition keeps the lease mode of the outermost one. What an
+ * earlier hold of the thread means for its next acquisition:
  * <ul>
  * <li>held and valid: reentry as above;</li>
  * <li>lost (deleted, taken over, renewal failing) while one of its leases is still open: the thread is inside a

@@ -63,7 +63,10 @@ public final class Durations {
         return duration.minusMillis(millis).isZero() ? millis : millis + 1;
     }
 
-    /** Nanoseconds, saturating at {@link Long#MAX_VALUE} / 4 so deadline arithmetic on {@code nanoTime} cannot overflow. */
+    /**
+     * Nanoseconds, saturating at {@link Long#MAX_VALUE} / 4 so deadline arithmetic on {@code nanoTime} cannot
+     * overflow.
+     */
     public static long saturatedNanos(Duration duration) {
         long cap = Long.MAX_VALUE / 4;
         if (duration.compareTo(Duration.ofNanos(cap)) >= 0) {

@@ -178,7 +178,8 @@ public final class ProtocolLock implements RedisLock {
             if (hold.isFinished(System.nanoTime())) {
                 return null;
             }
-            throw HoldRelease.lost(hold, "the current thread still holds leases on it; close them before acquiring it again");
+            throw HoldRelease.lost(hold,
+                    "the current thread still holds leases on it; close them before acquiring it again");
         }
         long sentAt = System.nanoTime();
         boolean owned = this.replies.await(this.protocol.renew(hold.owner(), hold.watchdog() ? hold.leaseMillis() : 0));

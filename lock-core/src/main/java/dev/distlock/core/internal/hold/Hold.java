@@ -192,7 +192,8 @@ public final class Hold {
         int left = this.openLeases.updateAndGet((count) -> (count > 0) ? count - 1 : -1);
         if (left < 0) {
             this.openLeases.set(0);
-            throw new IllegalMonitorStateException("Lock '" + this.protocol.lockName() + "' is not held by this owner any more");
+            throw new IllegalMonitorStateException("Lock '" + this.protocol.lockName()
+                    + "' is not held by this owner any more");
         }
         return left == 0;
     }
@@ -208,8 +209,8 @@ public final class Hold {
         }
         LeaseLoss lost = new LeaseLoss(this.protocol.lockName(), this.grant.fencingToken(), reason);
         this.loss = lost;
-        logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.protocol.lockName(), this.grant.owner(),
-                this.grant.fencingToken(), reason);
+        logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.protocol.lockName(),
+                this.grant.owner(), this.grant.fencingToken(), reason);
         for (LeaseLossListener listener : this.listeners) {
             // Whoever removes a listener tells it, so a listener added concurrently is told exactly once.
             if (this.listeners.remove(listener)) {

@@ -74,9 +74,9 @@ public final class HoldRelease {
             if (ex != null) {
                 // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so
                 // the lock frees as soon as Redis answers (e.g. after a failover) rather than when its lease ends.
+                Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
                 logger.warn("Releasing lock '{}' (owner {}) failed: {}; retrying in the background until its lease "
-                        + "ends", this.protocol.lockName(), hold.owner(), String.valueOf((ex instanceof CompletionException)
-                                ? ex.getCause() : ex));
+                        + "ends", this.protocol.lockName(), hold.owner(), String.valueOf(cause));
                 this.engine.cleanup().releaseInBackground(this.protocol, hold.owner(), hold.leaseMillis());
                 return null;
             }

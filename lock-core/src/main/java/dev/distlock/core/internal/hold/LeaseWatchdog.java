@@ -73,8 +73,8 @@ public final class LeaseWatchdog implements AutoCloseable {
      * anything any more
      * @param registry the leases this client holds, told of renewals and their failures
      */
-    public LeaseWatchdog(Duration watchdogLease, ScheduledExecutorService scheduler, Consumer<Hold> abandonedHoldReleaser,
-            Consumer<Hold> finishedHoldForgetter, LeaseRegistry registry) {
+    public LeaseWatchdog(Duration watchdogLease, ScheduledExecutorService scheduler,
+            Consumer<Hold> abandonedHoldReleaser, Consumer<Hold> finishedHoldForgetter, LeaseRegistry registry) {
         this.registry = registry;
         this.scheduler = scheduler;
         this.abandonedHoldReleaser = abandonedHoldReleaser;

@@ -81,7 +81,8 @@ public final class LockCommands {
             if (toLong(values.get(0)) == 1 && acknowledged.replicas() < required) {
                 String message = "Lock '" + lockName + "' was granted but only " + acknowledged.replicas() + " of "
                         + required + " required replicas acknowledged it within "
-                        + DurationFormat.format(this.options.replicaAckTimeout()) + "; a failover now could hand it to someone else";
+                        + DurationFormat.format(this.options.replicaAckTimeout())
+                        + "; a failover now could hand it to someone else";
                 if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
                     throw new ReplicaAckException(lockName, message + ". The grant is being released.");
                 }

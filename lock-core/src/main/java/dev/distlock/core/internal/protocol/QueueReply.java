@@ -27,7 +27,8 @@ public record QueueReply(@Nullable Grant grant, long holderPttlMillis, String en
             long remainingMillis = LockCommands.toLong(reply.get(2));
             // A lock handed over while its announcement was lost has less than a full lease left: count validity
             // from an earlier send time, so that it ends when the key expires.
-            long shortfall = (remainingMillis >= 0 && remainingMillis < leaseMillis) ? leaseMillis - remainingMillis : 0;
+            long shortfall = (remainingMillis >= 0 && remainingMillis < leaseMillis)
+                    ? leaseMillis - remainingMillis : 0;
             Grant grant = new Grant(owner, token, sentAtNanos - TimeUnit.MILLISECONDS.toNanos(shortfall));
             return new QueueReply(grant, -1, "", -1, 0, sentAtNanos, "");
         }

@@ -107,7 +107,8 @@ public class QueuedProtocol implements LockProtocol {
         CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(this.layout.acquire(), lockName(),
                 keys(this.keys.tombstoneKey(owner)),
                 owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
-                this.wakeChannel, this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), entry);
+                this.wakeChannel, this.engine.commands().publishCommand(),
+                this.engine.commands().listenerCountArgument(), entry);
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
     }
 
@@ -150,8 +151,8 @@ public class QueuedProtocol implements LockProtocol {
         List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.commands().fencingArgument(),
                 this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), extra));
         args.addAll(this.layout.extraReleaseArgs());
-        CompletableFuture<List<Object>> reply = this.engine.commands().eval(this.layout.release(), ScriptOutputType.MULTI,
-                keys(fourthKey), args.toArray(String[]::new));
+        CompletableFuture<List<Object>> reply = this.engine.commands().eval(this.layout.release(),
+                ScriptOutputType.MULTI, keys(fourthKey), args.toArray(String[]::new));
         return reply.thenApply((values) -> LockCommands.toLong(values.get(0)) == 1L);
     }
 

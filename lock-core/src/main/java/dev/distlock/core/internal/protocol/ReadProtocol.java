@@ -101,7 +101,7 @@ final class ReadProtocol implements LockProtocol {
     @Override
     public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
         LockKeys names = this.keys.names();
-        return this.engine.commands().abandonScript(names, owner, tombstoneMillis, names.unusedKey(), this.keys.readersKey(),
-                names.unusedKey(), names.unusedKey());
+        return this.engine.commands().abandonScript(names, owner, tombstoneMillis, names.unusedKey(),
+                this.keys.readersKey(), names.unusedKey(), names.unusedKey());
     }
 }

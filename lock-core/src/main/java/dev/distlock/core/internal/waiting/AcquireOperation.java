@@ -52,7 +52,8 @@ public final class AcquireOperation {
 
     private volatile boolean racing;
 
-    public AcquireOperation(LockEngine engine, LockProtocol protocol, long leaseMillis, String context, Duration waitTime) {
+    public AcquireOperation(LockEngine engine, LockProtocol protocol, long leaseMillis, String context,
+            Duration waitTime) {
         this.engine = engine;
         this.protocol = protocol;
         this.leaseMillis = leaseMillis;
