@@ -8,7 +8,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockNotAcquiredException;
-import dev.distlock.core.internal.Durations;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.AttemptResult;
 import dev.distlock.core.internal.protocol.Grant;
@@ -34,17 +33,9 @@ public final class AcquireOperation {
 
     private final LockProtocol protocol;
 
-    private final long leaseMillis;
-
     private final String context;
 
-    private final Duration waitTime;
-
-    private final long deadlineNanos;
-
-    private final boolean willWait;
-
-    private final String owner;
+    private final AcquisitionRequest request;
 
     private final CompletableFuture<Grant> result = new CompletableFuture<>();
 
@@ -56,46 +47,42 @@ public final class AcquireOperation {
             Duration waitTime) {
         this.engine = engine;
         this.protocol = protocol;
-        this.leaseMillis = leaseMillis;
         this.context = context;
-        this.waitTime = waitTime;
-        this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
-        this.willWait = !waitTime.isZero();
-        this.owner = engine.newOwner();
+        this.request = AcquisitionRequest.startingNow(engine.newOwner(), leaseMillis, waitTime);
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
     public CompletableFuture<Grant> start() {
-        this.protocol.attempt(this.owner, this.leaseMillis, this.context, this.willWait)
+        this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), this.context, this.request.willWait())
             .whenComplete((reply, ex) -> onReply(reply, ex, 0L));
         return this.result;
     }
 
     private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
-            this.engine.cleanup().abandon(this.protocol, this.owner, this.leaseMillis);
+            this.engine.cleanup().abandon(this.protocol, this.request.owner(), this.request.leaseMillis());
             this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex,
                     this.engine.options().operationTimeout()));
             return;
         }
         Grant grant = reply.grant();
         if (grant != null) {
-            if (grant.expiredOnArrival(this.leaseMillis)) {
-                this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
+            if (grant.expiredOnArrival(this.request.leaseMillis())) {
+                this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
                 this.result.completeExceptionally(
-                        AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.leaseMillis));
+                        AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.request.leaseMillis()));
             }
             else if (!this.result.complete(grant)) {
-                this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
+                this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
             }
             return;
         }
         if (this.result.isDone()) {
             // Cancelled or interrupted while this attempt was on its way: a queued protocol may have kept our place.
-            this.protocol.leaveQueue(this.owner);
+            this.protocol.leaveQueue(this.request.owner());
             return;
         }
-        long remaining = this.deadlineNanos - System.nanoTime();
+        long remaining = this.request.remainingNanos();
         if (remaining <= 0) {
             notAcquired();
             return;
@@ -106,19 +93,20 @@ public final class AcquireOperation {
             return;
         }
         long sleep = Math.min(sleepNanos(reply.holderPttlMillis()), remaining);
-        entered.sleep(generation, sleep, this.owner).thenRun(this::attemptInRoom);
+        entered.sleep(generation, sleep, this.request.owner()).thenRun(this::attemptInRoom);
     }
 
     /** The client was closed under a waiting operation: every future the client handed out still completes. */
     private void closed(RejectedExecutionException cause) {
         if (this.result.completeExceptionally(AcquireFailures.clientClosed(this.protocol.lockName(), cause))) {
-            this.protocol.leaveQueue(this.owner);
+            this.protocol.leaveQueue(this.request.owner());
         }
     }
 
     private void notAcquired() {
-        if (this.result.completeExceptionally(new LockNotAcquiredException(this.protocol.lockName(), this.waitTime))) {
-            this.protocol.leaveQueue(this.owner);
+        String name = this.protocol.lockName();
+        if (this.result.completeExceptionally(new LockNotAcquiredException(name, this.request.waitTime()))) {
+            this.protocol.leaveQueue(this.request.owner());
         }
     }
 
@@ -134,7 +122,7 @@ public final class AcquireOperation {
             this.engine.waitRooms().leave(entered);
             if (ex instanceof CancellationException) {
                 // Interrupted or cancelled: a grant in flight is abandoned when it arrives; leave any queue now.
-                this.protocol.leaveQueue(this.owner);
+                this.protocol.leaveQueue(this.request.owner());
             }
         });
         // Bounds the wait for the racer slot; cancelled on completion so long waits leave no timer behind.
@@ -153,7 +141,7 @@ public final class AcquireOperation {
         this.result.whenComplete((grant, ex) -> deadline.cancel(false));
         // Attempt only once subscribed, so a release between the refused attempt and the subscription is not missed.
         turn.thenCompose((ignored) -> this.engine.waitRooms().subscribedOrDone(entered)
-                .completeOnTimeout(null, Math.max(0, this.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS))
+                .completeOnTimeout(null, Math.max(0, this.request.remainingNanos()), TimeUnit.NANOSECONDS))
             .thenRun(() -> {
                 this.racing = true;
                 attemptInRoom();
@@ -165,7 +153,7 @@ public final class AcquireOperation {
             return;
         }
         long generation = this.room.generation();
-        this.protocol.attempt(this.owner, this.leaseMillis, this.context, this.willWait)
+        this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), this.context, this.request.willWait())
             .whenComplete((reply, ex) -> onReply(reply, ex, generation));
     }
 

@@ -7,7 +7,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.internal.Durations;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.QueueReply;
@@ -41,15 +40,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private final QueuedProtocol protocol;
 
-    private final long leaseMillis;
-
-    private final Duration waitTime;
-
-    private final long deadlineNanos;
-
-    private final boolean willWait;
-
-    private final String owner;
+    private final AcquisitionRequest request;
 
     private final CompletableFuture<Grant> result = new CompletableFuture<>();
 
@@ -71,17 +62,13 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
         this.engine = engine;
         this.protocol = protocol;
-        this.leaseMillis = leaseMillis;
-        this.waitTime = waitTime;
-        this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
-        this.willWait = !waitTime.isZero();
-        this.owner = engine.newOwner();
+        this.request = AcquisitionRequest.startingNow(engine.newOwner(), leaseMillis, waitTime);
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
     public CompletableFuture<Grant> start() {
         this.result.whenComplete((grant, ex) -> finish(ex));
-        if (this.willWait && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
+        if (this.request.willWait() && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
             // Others of this client wait on the name (or did a moment ago): queue at once, once listening.
             enterRoom().subscribedOrFailed().thenRun(() -> send(true));
         }
@@ -95,18 +82,19 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         if (this.result.isDone()) {
             return;
         }
-        long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.deadlineNanos - System.nanoTime()))
+        long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos()))
                 : 0;
         if (queue && this.entry.isEmpty() && this.firstQueuedSentAt == 0) {
             this.firstQueuedSentAt = System.nanoTime();
         }
-        this.protocol.attempt(this.owner, this.leaseMillis, waitMillis, this.entry).whenComplete(this::onReply);
+        this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), waitMillis, this.entry)
+            .whenComplete(this::onReply);
     }
 
     private void onReply(@Nullable QueueReply reply, @Nullable Throwable ex) {
         if (ex != null) {
             this.abandoned = true;
-            this.engine.cleanup().abandon(this.protocol, this.owner, this.leaseMillis);
+            this.engine.cleanup().abandon(this.protocol, this.request.owner(), this.request.leaseMillis());
             this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex,
                     this.engine.options().operationTimeout()));
             return;
@@ -116,7 +104,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             HandoffRooms.Room entered = this.room;
             if (entered != null && !this.entry.isEmpty()) {
                 // Handed over while this check was on its way: the announcement may still come; it is not an orphan.
-                entered.settle(this.owner);
+                entered.settle(this.request.owner());
             }
             deliver(grant);
             return;
@@ -126,14 +114,15 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             // A late reply. After a grant it is stale (the entry it reports was popped by the handoff): ignore it.
             // After giving up, take the entry it may have made out of the queue again.
             if (this.result.isCompletedExceptionally() && reply.queued()) {
-                this.engine.cleanup().leaveQueue(this.protocol, this.owner, reply.entry(), this.leaseMillis);
+                this.engine.cleanup().leaveQueue(this.protocol, this.request.owner(), reply.entry(),
+                        this.request.leaseMillis());
             }
             return;
         }
         if (reply.queued()) {
             if (this.entry.isEmpty() && logger.isDebugEnabled()) {
                 logger.debug("Waiting for lock '{}' (owner {}): queued at position {} behind {}",
-                        this.protocol.lockName(), this.owner, reply.position(), reply.holder());
+                        this.protocol.lockName(), this.request.owner(), reply.position(), reply.holder());
             }
             this.entry = reply.entry();
             this.reference = reply;
@@ -144,8 +133,8 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             send(true);
             return;
         }
-        long remaining = this.deadlineNanos - System.nanoTime();
-        if (remaining <= 0 || !this.willWait) {
+        long remaining = this.request.remainingNanos();
+        if (remaining <= 0 || !this.request.willWait()) {
             notAcquired();
             return;
         }
@@ -162,7 +151,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             return;
         }
         HandoffRooms.Room entered = this.room;
-        boolean checker = entered == null || entered.standsAt(this.owner, reply.position());
+        boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
         // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
         long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
         schedule(Math.min(sleep, remaining));
@@ -172,7 +161,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     @Override
     public void becameChecker() {
         QueueReply last = this.reference;
-        long remaining = this.deadlineNanos - System.nanoTime();
+        long remaining = this.request.remainingNanos();
         if (this.result.isDone() || last == null || remaining <= 0) {
             return;
         }
@@ -183,7 +172,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     private HandoffRooms.Room enterRoom() {
         HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
                 (orphan) -> this.engine.cleanup().releaseQuietly(this.protocol, orphan));
-        entered.expect(this.owner, this);
+        entered.expect(this.request.owner(), this);
         this.room = entered;
         if (this.result.isDone()) {
             // Completed while entering: finish() may have missed the room.
@@ -196,13 +185,13 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     @Override
     public void handedOver(Handoff handoff) {
         long now = System.nanoTime();
-        logger.debug("Lock '{}' handed over to owner {} (fencing token {})", this.protocol.lockName(), this.owner,
-                handoff.fencingToken());
+        logger.debug("Lock '{}' handed over to owner {} (fencing token {})", this.protocol.lockName(),
+                this.request.owner(), handoff.fencingToken());
         QueueReply ref = this.reference;
         // The lease counts from a moment provably before the handoff; one announced before the queueing attempt's
         // reply arrived came after that attempt was sent.
         long anchor = (ref != null) ? ref.anchorOf(handoff).orElse(this.firstQueuedSentAt) : this.firstQueuedSentAt;
-        deliver(new Grant(this.owner, handoff.fencingToken(), Math.min(anchor, now)));
+        deliver(new Grant(this.request.owner(), handoff.fencingToken(), Math.min(anchor, now)));
     }
 
     private void deliver(Grant grant) {
@@ -210,15 +199,15 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             // The same grant arrived twice (announcement and check): nothing to do.
             return;
         }
-        if (grant.expiredOnArrival(this.leaseMillis)) {
+        if (grant.expiredOnArrival(this.request.leaseMillis())) {
             this.result.completeExceptionally(
-                    AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.leaseMillis));
-            this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
+                    AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.request.leaseMillis()));
+            this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
             return;
         }
         if (!this.result.complete(grant) && this.result.isCompletedExceptionally()) {
             // Given up before the grant arrived: it belongs to nobody, pass the lock on.
-            this.engine.cleanup().releaseQuietly(this.protocol, this.owner);
+            this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
         }
     }
 
@@ -248,7 +237,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         if (this.result.isDone()) {
             return;
         }
-        if (this.deadlineNanos - System.nanoTime() <= 0) {
+        if (this.request.remainingNanos() <= 0) {
             notAcquired();
             return;
         }
@@ -256,7 +245,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     }
 
     private void notAcquired() {
-        this.result.completeExceptionally(AcquireFailures.notAcquired(this.protocol.lockName(), this.waitTime,
+        this.result.completeExceptionally(AcquireFailures.notAcquired(this.protocol.lockName(), this.request.waitTime(),
                 this.lastRefusal));
     }
 
@@ -269,14 +258,14 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         }
         String queued = this.entry;
         if (!queued.isEmpty() || ex instanceof CancellationException) {
-            this.engine.cleanup().leaveQueue(this.protocol, this.owner, queued, this.leaseMillis);
+            this.engine.cleanup().leaveQueue(this.protocol, this.request.owner(), queued, this.request.leaseMillis());
         }
     }
 
     private void leaveRoom() {
         HandoffRooms.Room entered = this.room;
         if (entered != null) {
-            entered.forget(this.owner);
+            entered.forget(this.request.owner());
             this.engine.handoffRooms().leave(entered);
             this.room = null;
         }
