@@ -1,18 +1,13 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.internal.Durations;
-import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.ProtocolLock;
-import dev.distlock.core.internal.redis.LettuceRedisGateway;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.redlock.RedLocks;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisException;
 
 /**
  * Locks over N independent Redis masters with the Redis distributed-lock algorithm (RedLock): a lock is granted when
@@ -43,22 +38,18 @@ import io.lettuce.core.RedisException;
  * created; afterwards any minority may fail. A release that too few nodes answer has an unknown outcome: closing the
  * lease then returns, and the release is retried in the background until the lease could have ended.
  */
-public final class RedLockClient implements AutoCloseable {
+public final class RedLockClient extends AbstractLockClient {
 
     /** Default timeout of one node's reply: short against the lease, as the algorithm asks. */
     public static final Duration DEFAULT_NODE_TIMEOUT = Duration.ofMillis(200);
-
-    private final LockEngine engine;
 
     private final List<RedisGateway> nodes;
 
     private final Duration nodeTimeout;
 
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    private RedLockClient(LockEngine engine, List<RedisGateway> nodes, Duration nodeTimeout) {
-        this.engine = engine;
-        this.nodes = nodes;
+    private RedLockClient(LockClientWiring.RedLockParts parts, Duration nodeTimeout) {
+        super(parts.engine());
+        this.nodes = parts.nodes();
         this.nodeTimeout = nodeTimeout;
     }
 
@@ -77,19 +68,7 @@ public final class RedLockClient implements AutoCloseable {
                     + "; for one Redis deployment use RedisLockClient");
         }
         Durations.requirePositive("nodeTimeout", nodeTimeout);
-        List<RedisGateway> gateways = new ArrayList<>(masters.size());
-        try {
-            for (RedisClient master : masters) {
-                gateways.add(new LettuceRedisGateway(master));
-            }
-        }
-        catch (RedisException ex) {
-            gateways.forEach(RedisGateway::close);
-            throw new IllegalStateException("Could not connect to every RedLock master: " + ex.getMessage(), ex);
-        }
-        // The engine runs the watchdog and the waiting; it listens for releases on every node and closes them all.
-        LockEngine engine = new LockEngine(RedLocks.subscriptions(gateways, nodeTimeout), options);
-        return new RedLockClient(engine, List.copyOf(gateways), nodeTimeout);
+        return new RedLockClient(LockClientWiring.redLock(masters, options, nodeTimeout), nodeTimeout);
     }
 
     /**
@@ -98,30 +77,11 @@ public final class RedLockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the name is invalid
      */
     public RedisLock getLock(String name) {
-        return new ProtocolLock(this.engine, RedLocks.protocol(this.engine, this.nodes, name, this.nodeTimeout));
+        return new ProtocolLock(engine(), RedLocks.protocol(engine(), this.nodes, name, this.nodeTimeout));
     }
 
     /** Number of masters. */
     public int size() {
         return this.nodes.size();
-    }
-
-    /** Number of leases the watchdog tracks. */
-    public int activeLeaseCount() {
-        return this.engine.watchedHolds();
-    }
-
-    /** Number of lock names this client currently waits on. */
-    public int waitingLockCount() {
-        return this.engine.waitingNames();
-    }
-
-    /** Stops renewing and closes the connections to every master; idempotent. */
-    @Override
-    public void close() {
-        if (!this.closed.compareAndSet(false, true)) {
-            return;
-        }
-        this.engine.close();
     }
 }

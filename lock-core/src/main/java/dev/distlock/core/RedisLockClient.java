@@ -16,12 +16,7 @@ import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.protocol.ReadWriteProtocols;
-import dev.distlock.core.internal.redis.ClientTargets;
-import dev.distlock.core.internal.redis.ConnectingGateway;
-import dev.distlock.core.internal.redis.LettuceClusterGateway;
-import dev.distlock.core.internal.redis.LettuceRedisGateway;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.Delay;
 import org.slf4j.Logger;
@@ -57,17 +52,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Closing the client does not release held locks: their keys expire after their lease.
  */
-public final class RedisLockClient implements AutoCloseable {
+public final class RedisLockClient extends AbstractLockClient {
 
     private static final Logger logger = LoggerFactory.getLogger(RedisLockClient.class);
 
-    private final LockEngine engine;
-
-    /** How long {@code create...ConnectingInBackground} waits for the first connection before it returns. */
-    private static final Duration BACKGROUND_CONNECT_WAIT = Duration.ofSeconds(1);
-
     private RedisLockClient(LockEngine engine, String topology) {
-        this.engine = engine;
+        super(engine);
         LockClientOptions options = engine.options();
         if (engine.connectionStatus().neverConnected()) {
             logger.info("Distributed lock client {} started without Redis ({}): connecting to {} in the background;"
@@ -105,15 +95,7 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws RedisUnreachableException if Redis cannot be reached or refuses the credentials; the message says which
      */
     public static RedisLockClient create(RedisClient redisClient, LockClientOptions options) {
-        LettuceRedisGateway gateway;
-        try {
-            gateway = new LettuceRedisGateway(redisClient, options.replicaAcks() > 0);
-        }
-        catch (RedisException ex) {
-            throw new RedisUnreachableException("Could not connect to Redis for distributed locks: " + ex.getMessage()
-                    + ". Check the Redis address, password/ACL user and that the server is running.", ex);
-        }
-        return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
+        return new RedisLockClient(LockClientWiring.standalone(redisClient, options), "standalone or Sentinel");
     }
 
     /**
@@ -126,10 +108,8 @@ public final class RedisLockClient implements AutoCloseable {
      * log's WARN (once) and the fail-fast message say why.
      */
     public static RedisLockClient createConnectingInBackground(RedisClient redisClient, LockClientOptions options) {
-        ConnectingGateway gateway = new ConnectingGateway(
-                () -> new LettuceRedisGateway(redisClient, options.replicaAcks() > 0),
-                ClientTargets.describe(redisClient), false, Duration.ofSeconds(1), BACKGROUND_CONNECT_WAIT);
-        return new RedisLockClient(new LockEngine(gateway, options), "standalone or Sentinel");
+        return new RedisLockClient(LockClientWiring.standaloneInBackground(redisClient, options),
+                "standalone or Sentinel");
     }
 
     /**
@@ -138,12 +118,7 @@ public final class RedisLockClient implements AutoCloseable {
      */
     public static RedisLockClient createConnectingInBackground(RedisClusterClient clusterClient,
             LockClientOptions options) {
-        if (options.replicaAcks() > 0) {
-            throw new IllegalArgumentException("replicaAcks is not supported on Redis Cluster yet; set it to 0");
-        }
-        ConnectingGateway gateway = new ConnectingGateway(() -> new LettuceClusterGateway(clusterClient),
-                ClientTargets.describe(clusterClient), true, Duration.ofSeconds(1), BACKGROUND_CONNECT_WAIT);
-        return new RedisLockClient(new LockEngine(gateway, options), "Cluster");
+        return new RedisLockClient(LockClientWiring.clusterInBackground(clusterClient, options), "Cluster");
     }
 
     /**
@@ -154,18 +129,7 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws RedisUnreachableException if the cluster cannot be reached or refuses the credentials
      */
     public static RedisLockClient create(RedisClusterClient clusterClient, LockClientOptions options) {
-        if (options.replicaAcks() > 0) {
-            throw new IllegalArgumentException("replicaAcks is not supported on Redis Cluster yet; set it to 0");
-        }
-        LettuceClusterGateway gateway;
-        try {
-            gateway = new LettuceClusterGateway(clusterClient);
-        }
-        catch (RedisException ex) {
-            throw new RedisUnreachableException("Could not connect to the Redis Cluster for distributed locks: "
-                    + ex.getMessage() + ". Check the seed node addresses, password/ACL user and cluster state.", ex);
-        }
-        return new RedisLockClient(new LockEngine(gateway, options), "Cluster");
+        return new RedisLockClient(LockClientWiring.cluster(clusterClient, options), "Cluster");
     }
 
     /**
@@ -178,7 +142,7 @@ public final class RedisLockClient implements AutoCloseable {
      * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
      */
     public RedisLock getLock(String name) {
-        return ProtocolLock.reentrant(this.engine, name);
+        return ProtocolLock.reentrant(engine(), name);
     }
 
     /**
@@ -189,7 +153,7 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the name is invalid
      */
     public RedisLock getFairLock(String name) {
-        return ProtocolLock.fair(this.engine, name);
+        return ProtocolLock.fair(engine(), name);
     }
 
     /**
@@ -198,7 +162,7 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the name is invalid
      */
     public ReadWriteRedisLock getReadWriteLock(String name) {
-        return ReadWriteProtocols.readWriteLock(this.engine, name);
+        return ReadWriteProtocols.readWriteLock(engine(), name);
     }
 
     /**
@@ -208,7 +172,7 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws IllegalArgumentException if no name is given or one is invalid
      */
     public RedisLock getMultiLock(Collection<String> names) {
-        return MultiLock.of(this.engine, List.copyOf(names));
+        return MultiLock.of(engine(), List.copyOf(names));
     }
 
     /** Varargs form of {@link #getMultiLock(Collection)}. */
@@ -225,14 +189,14 @@ public final class RedisLockClient implements AutoCloseable {
      * @throws LockOperationException if Redis does not answer within the operation timeout
      */
     public LockInfo inspect(String name) {
-        CompletableFuture<LockInfo> reply = new LockInspector(this.engine).inspect(name);
+        CompletableFuture<LockInfo> reply = new LockInspector(engine()).inspect(name);
         try {
             return reply.join();
         }
         catch (CompletionException ex) {
             Throwable cause = ex.getCause();
             String why = (cause instanceof TimeoutException)
-                    ? "Redis did not answer within " + DurationFormat.format(this.engine.options().operationTimeout())
+                    ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
                     : String.valueOf(cause);
             throw new LockOperationException(name, "Inspecting lock '" + name + "' failed: " + why, cause);
         }
@@ -240,7 +204,7 @@ public final class RedisLockClient implements AutoCloseable {
 
     /** Asynchronous form of {@link #inspect}; the thread hold count is the calling thread's. */
     public CompletionStage<LockInfo> inspectAsync(String name) {
-        return new LockInspector(this.engine).inspect(name);
+        return new LockInspector(engine()).inspect(name);
     }
 
     /**
@@ -248,17 +212,17 @@ public final class RedisLockClient implements AutoCloseable {
      * acquisitions of one hold appear once.
      */
     public List<HeldLease> heldLeases() {
-        return this.engine.leases().snapshot();
+        return engine().leases().snapshot();
     }
 
     /** Registers a listener told about every lease of this client from now on; see {@link LockEventListener}. */
     public void addEventListener(LockEventListener listener) {
-        this.engine.leases().addListener(listener);
+        engine().leases().addListener(listener);
     }
 
     /** Unregisters a listener added with {@link #addEventListener}. */
     public void removeEventListener(LockEventListener listener) {
-        this.engine.leases().removeListener(listener);
+        engine().leases().removeListener(listener);
     }
 
     /**
@@ -267,37 +231,21 @@ public final class RedisLockClient implements AutoCloseable {
      * Cluster yet: always true there.
      */
     public boolean isConnected() {
-        return this.engine.connectionStatus().isConnected();
+        return engine().connectionStatus().isConnected();
     }
 
     /** Where the command connection goes: {@code host:port} (the current master under Sentinel), or "Redis". */
     public String redisTarget() {
-        return this.engine.connectionStatus().target();
+        return engine().connectionStatus().target();
     }
 
     /** This client's instance id, the first part of every owner token it mints. */
     public String instanceId() {
-        return this.engine.options().instanceId();
+        return engine().options().instanceId();
     }
 
     /** The options this client was created with. */
     public LockClientOptions options() {
-        return this.engine.options();
-    }
-
-    /** Number of leases whose renewal or expiry the watchdog currently tracks (for metrics and leak checks). */
-    public int activeLeaseCount() {
-        return this.engine.watchedHolds();
-    }
-
-    /** Number of lock names this client currently waits on (each with one unlock subscription). */
-    public int waitingLockCount() {
-        return this.engine.waitingNames();
-    }
-
-    /** Stops renewing and closes this client's connections; idempotent. Held locks expire after their lease. */
-    @Override
-    public void close() {
-        this.engine.close();
+        return engine().options();
     }
 }

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.core.internal.redis.LettuceRedisGateway;
+import dev.distlock.core.internal.redis.RedisGateway;
+import dev.distlock.core.internal.redis.RedisGateways;
 import dev.distlock.testsupport.RedisSentinelSet;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTopologyExtension;
@@ -119,7 +120,7 @@ class SentinelMasterSwitchTests {
         RedisClient redis = this.clients.redisClient(set.sentinelUri());
         Queue<String> received = new ConcurrentLinkedQueue<>();
         try (SwitchAnnouncements announcements = SwitchAnnouncements.watch(redis, set);
-                LettuceRedisGateway gateway = new LettuceRedisGateway(redis)) {
+                RedisGateway gateway = RedisGateways.open(redis, false)) {
             gateway.onMessage((channel, message) -> received.add(channel + "=" + message));
             gateway.subscribe("f21-wake").get(5, TimeUnit.SECONDS);
             RedisServer before = set.master();

@@ -15,13 +15,13 @@ import io.lettuce.core.cluster.RedisClusterClient;
  * never credentials. Lettuce keeps these URIs private, so they are read reflectively (like {@link SentinelUris});
  * where that is refused the answer is "Redis".
  */
-public final class ClientTargets {
+final class ClientTargets {
 
     private ClientTargets() {
     }
 
     /** The configured target of {@code client}. */
-    public static String describe(AbstractRedisClient client) {
+    static String describe(AbstractRedisClient client) {
         try {
             if (client instanceof RedisClient) {
                 RedisURI uri = (RedisURI) read(RedisClient.class, "redisURI", client);

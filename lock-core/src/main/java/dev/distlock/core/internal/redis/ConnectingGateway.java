@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.distlock.core.internal.DurationFormat;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@link RedisConnectionException}. The first WARN names the target and the failure; the connection, when made,
  * is logged at INFO. {@link #close()} stops the attempts and closes the gateway if it was opened.
  */
-public final class ConnectingGateway implements RedisGateway {
+final class ConnectingGateway implements RedisGateway {
 
     private static final Logger logger = LoggerFactory.getLogger(ConnectingGateway.class);
 
@@ -71,13 +72,13 @@ public final class ConnectingGateway implements RedisGateway {
      * @param maxDelay longest pause between two attempts
      * @param initialWait how long the constructor waits for the first connection; zero not to wait
      */
-    public ConnectingGateway(Supplier<RedisGateway> connect, String target, boolean cluster, Duration maxDelay,
+    ConnectingGateway(Supplier<RedisGateway> connect, String target, boolean cluster, Duration maxDelay,
             Duration initialWait) {
         this.connect = connect;
         this.target = target;
         this.maxDelay = maxDelay;
         this.notConnected = ConnectionStatus.notConnectedYet(target, () -> this.lastFailure);
-        // the Cluster gateway uses classic publish and cannot count listeners across nodes (LettuceClusterGateway)
+        // the Cluster gateway uses classic publish and cannot count listeners across nodes (ClusterTopology)
         this.publishCommand = "publish";
         this.publishCountsListeners = !cluster;
         this.connector = new Thread(this::connectUntilOpen, "distlock-connect");
@@ -89,11 +90,6 @@ public final class ConnectingGateway implements RedisGateway {
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Whether the real gateway is open. */
-    public boolean isOpen() {
-        return this.gateway != null;
     }
 
     private void connectUntilOpen() {
@@ -198,8 +194,7 @@ public final class ConnectingGateway implements RedisGateway {
 
     @Override
     public CompletableFuture<Void> unsubscribe(String channel) {
-        RedisGateway real = this.gateway;
-        return (real != null) ? real.unsubscribe(channel) : CompletableFuture.completedFuture(null);
+        return ifOpen((real) -> real.unsubscribe(channel), CompletableFuture.completedFuture(null));
     }
 
     @Override
@@ -209,20 +204,23 @@ public final class ConnectingGateway implements RedisGateway {
 
     @Override
     public String publishCommand() {
-        RedisGateway real = this.gateway;
-        return (real != null) ? real.publishCommand() : this.publishCommand;
+        return ifOpen(RedisGateway::publishCommand, this.publishCommand);
     }
 
     @Override
     public boolean publishCountsListeners() {
-        RedisGateway real = this.gateway;
-        return (real != null) ? real.publishCountsListeners() : this.publishCountsListeners;
+        return ifOpen(RedisGateway::publishCountsListeners, this.publishCountsListeners);
     }
 
     @Override
     public ConnectionStatus connectionStatus() {
+        return ifOpen(RedisGateway::connectionStatus, this.notConnected);
+    }
+
+    /** What the real gateway says once it is open; {@code otherwise} until then. */
+    private <T> T ifOpen(Function<RedisGateway, T> call, T otherwise) {
         RedisGateway real = this.gateway;
-        return (real != null) ? real.connectionStatus() : this.notConnected;
+        return (real != null) ? call.apply(real) : otherwise;
     }
 
     @Override

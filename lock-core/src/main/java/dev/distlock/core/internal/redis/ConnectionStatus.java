@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
 public final class ConnectionStatus implements RedisConnectionStateListener {
 
     /** For gateways that do not track their connection (Redis Cluster): always connected, target unknown. */
-    public static final ConnectionStatus UNTRACKED = new ConnectionStatus(null);
+    static final ConnectionStatus UNTRACKED = new ConnectionStatus(null);
 
     private final @Nullable AbstractRedisClient client;
 
@@ -53,7 +53,7 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
      * @param target where the gateway tries to connect, for messages
      * @param lastFailure the last attempt's failure, or null before the first attempt ended
      */
-    public static ConnectionStatus notConnectedYet(String target, Supplier<@Nullable String> lastFailure) {
+    static ConnectionStatus notConnectedYet(String target, Supplier<@Nullable String> lastFailure) {
         return new ConnectionStatus(null, new Pending(target, lastFailure));
     }
 
@@ -61,14 +61,14 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
     }
 
     /** Starts listening to the connections of {@code client}; call {@link #track} once the connection is open. */
-    public static ConnectionStatus watching(AbstractRedisClient client) {
+    static ConnectionStatus watching(AbstractRedisClient client) {
         ConnectionStatus status = new ConnectionStatus(client);
         client.addListener(status);
         return status;
     }
 
     /** The connection to report on. */
-    public void track(StatefulConnection<?, ?> connection) {
+    void track(StatefulConnection<?, ?> connection) {
         if (connection instanceof RedisChannelHandler<?, ?> handler) {
             this.tracked = handler;
         }
@@ -104,7 +104,7 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
     }
 
     /** How long the command connection has been down; zero while connected. */
-    public Duration disconnectedFor() {
+    Duration disconnectedFor() {
         if (isConnected()) {
             return Duration.ZERO;
         }
@@ -147,7 +147,7 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
     }
 
     /** Stops listening. */
-    public void close() {
+    void close() {
         if (this.client != null) {
             this.client.removeListener(this);
         }

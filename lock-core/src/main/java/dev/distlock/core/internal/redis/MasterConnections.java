@@ -15,7 +15,7 @@ import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The connections a {@link LettuceRedisGateway} uses at one time, all to the same server: the command connection,
+ * The connections a {@link MasterTopology} uses at one time, all to the same server: the command connection,
  * the optional replica-acknowledgement connection and the pub/sub connection. When a Sentinel-managed master moves,
  * the gateway opens a new set on the new master and closes this one whole, so no connection is left on the old
  * master.
@@ -115,11 +115,6 @@ final class MasterConnections implements AutoCloseable {
         return this.retired;
     }
 
-    /** Whether the command connection is open and connected (not closed, not waiting to reconnect). */
-    boolean isCommandOpen() {
-        return this.command.isOpen();
-    }
-
     RedisAsyncCommands<String, String> commands() {
         return this.command.async();
     }
@@ -144,12 +139,12 @@ final class MasterConnections implements AutoCloseable {
         }
     }
 
-    /** Closes every connection; commands still in flight on them fail (an unknown outcome to their callers). */
     /** The command connection, for tracking its state. */
     StatefulRedisConnection<String, String> command() {
         return this.command;
     }
 
+    /** Closes every connection; commands still in flight on them fail (an unknown outcome to their callers). */
     @Override
     public void close() {
         try {

@@ -6,8 +6,9 @@ import java.util.function.BiConsumer;
 import io.lettuce.core.ScriptOutputType;
 
 /**
- * The few Redis operations the locks need, asynchronous and without blocking the caller. One implementation per
- * topology (standalone/Sentinel now; Cluster routes scripts by slot and uses sharded pub/sub).
+ * The few Redis operations the locks need, asynchronous and without blocking the caller. Opened by
+ * {@link RedisGateways}: one Lettuce implementation whose {@code Topology} says what differs between standalone,
+ * Sentinel and Cluster.
  */
 public interface RedisGateway extends AutoCloseable {
 

@@ -2,17 +2,12 @@ package dev.distlock.core.internal.redis;
 
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.RedisChannelHandler;
@@ -29,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows a Sentinel-managed master for a {@link LettuceRedisGateway}: subscribes to {@value #SWITCH_CHANNEL} on every
+ * Follows a Sentinel-managed master for a {@link MasterTopology}: subscribes to {@value #SWITCH_CHANNEL} on every
  * Sentinel of the URI and, when one announces a new address for our master (or the gateway reports a {@code READONLY}
  * reply or a reconnect), asks all Sentinels where the master is and has the {@link Target} move there.
  *
@@ -37,10 +32,8 @@ import org.slf4j.LoggerFactory;
  * closes them), so commands fail fast instead of reaching the demoted master while the new one is resolved and
  * connected.
  *
- * <p>Where the master is: every reachable Sentinel is asked {@code SENTINEL MASTER <name>} in parallel and the answer
- * with the highest configuration epoch wins (the Sentinel that led the failover has it first; the others learn it
- * within a few seconds), ties going to the address most Sentinels report. If no Sentinel answers, the address of the
- * last announcement is used.
+ * <p>Where the master is, {@link SentinelMasterLookup} finds out from all Sentinels; if no Sentinel answers, the address
+ * of the last announcement is used.
  *
  * <p>Checks are coalesced and run one at a time on one daemon thread; a move that fails (the new master not reachable
  * yet, or not reporting itself master) is retried every {@value #RETRY_MILLIS} ms for up to {@link #PATIENCE}.
@@ -53,15 +46,13 @@ final class SentinelMasterFollower implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(SentinelMasterFollower.class);
 
-    private static final Duration MAX_RESOLVE_TIMEOUT = Duration.ofSeconds(2);
-
     private static final long RETRY_MILLIS = 200;
 
     private static final long RESUBSCRIBE_MILLIS = 5_000;
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-    /** What the follower moves: the gateway's connection set. */
+    /** What the follower moves: the topology's connection set ({@link MasterMover}). */
     interface Target {
 
         /** The master the target's connections go to now; null when they were retired and a move is due. */
@@ -88,7 +79,7 @@ final class SentinelMasterFollower implements AutoCloseable {
 
     private final String masterId;
 
-    private final Duration resolveTimeout;
+    private final SentinelMasterLookup lookup;
 
     private final ScheduledExecutorService executor;
 
@@ -110,8 +101,7 @@ final class SentinelMasterFollower implements AutoCloseable {
         this.client = client;
         this.sentinelUri = sentinelUri;
         this.masterId = sentinelUri.getSentinelMasterId();
-        Duration timeout = sentinelUri.getTimeout();
-        this.resolveTimeout = (timeout.compareTo(MAX_RESOLVE_TIMEOUT) < 0) ? timeout : MAX_RESOLVE_TIMEOUT;
+        this.lookup = new SentinelMasterLookup(client, sentinelUri);
         this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
             Thread thread = new Thread(task, "distlock-sentinel-" + this.masterId);
             thread.setDaemon(true);
@@ -125,78 +115,12 @@ final class SentinelMasterFollower implements AutoCloseable {
     }
 
     /**
-     * Where the master is now, by the Sentinels' highest configuration epoch.
+     * Where the master is now ({@link SentinelMasterLookup#resolve()}).
      *
-     * @throws RedisConnectionException if no Sentinel answered within the resolve timeout; the message says who was
-     * asked and what the last one said
+     * @throws RedisConnectionException if no Sentinel answered within the resolve timeout
      */
     MasterAddress resolve() {
-        List<RedisURI> sentinels = this.sentinelUri.getSentinels();
-        List<CompletableFuture<Map<String, String>>> answers = new ArrayList<>();
-        for (RedisURI sentinel : sentinels) {
-            answers.add(askMaster(sentinel));
-        }
-        long deadline = System.nanoTime() + this.resolveTimeout.toNanos();
-        @Nullable MasterAddress best = null;
-        long bestEpoch = Long.MIN_VALUE;
-        int bestVotes = 0;
-        List<MasterAddress> seen = new ArrayList<>();
-        List<Long> epochs = new ArrayList<>();
-        Throwable last = null;
-        for (CompletableFuture<Map<String, String>> answer : answers) {
-            Map<String, String> master;
-            try {
-                master = answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            }
-            catch (ExecutionException ex) {
-                last = ex.getCause();
-                continue;
-            }
-            catch (TimeoutException ex) {
-                last = ex;
-                continue;
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new RedisConnectionException("Interrupted while asking the Sentinels for master '"
-                        + this.masterId + "'", ex);
-            }
-            MasterAddress address;
-            long epoch;
-            try {
-                address = new MasterAddress(master.get("ip"), Integer.parseInt(master.get("port")));
-                epoch = Long.parseLong(master.getOrDefault("config-epoch", "0"));
-            }
-            catch (RuntimeException ex) {
-                last = ex;
-                continue;
-            }
-            seen.add(address);
-            epochs.add(epoch);
-        }
-        for (int i = 0; i < seen.size(); i++) {
-            MasterAddress candidate = seen.get(i);
-            long epoch = epochs.get(i);
-            int votes = (int) seen.stream().filter(candidate::equals).count();
-            if (epoch > bestEpoch || (epoch == bestEpoch && votes > bestVotes)) {
-                best = candidate;
-                bestEpoch = epoch;
-                bestVotes = votes;
-            }
-        }
-        if (best == null) {
-            throw new RedisConnectionException("No Sentinel of " + sentinels + " told where master '" + this.masterId
-                    + "' is within " + this.resolveTimeout.toMillis() + " ms (SENTINEL MASTER " + this.masterId
-                    + "); last answer: " + last, last);
-        }
-        return best;
-    }
-
-    private CompletableFuture<Map<String, String>> askMaster(RedisURI sentinel) {
-        return this.client.connectSentinelAsync(StringCodec.UTF8, sentinel).thenCompose((connection) -> connection
-            .async().master(this.masterId).toCompletableFuture()
-            .orTimeout(this.resolveTimeout.toMillis(), TimeUnit.MILLISECONDS)
-            .whenComplete((ignored, ex) -> connection.closeAsync()));
+        return this.lookup.resolve();
     }
 
     /**

@@ -1,0 +1,101 @@
+package dev.distlock.core.internal.redis;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+/**
+ * The {@link RedisGateway} over Lettuce, for every deployment: the calls are written once here and the deployment's
+ * difference is its {@link Topology} ({@link MasterTopology} for standalone and Sentinel, {@link ClusterTopology}
+ * for Redis Cluster). Scripts run by {@code EVALSHA} with an {@code EVAL} fallback ({@link ScriptCalls}); the channels
+ * subscribed through this gateway are remembered, so a topology that moves its connections (Sentinel) subscribes
+ * them again. Lettuce re-subscribes after a reconnect; messages published meanwhile are lost, which waiters tolerate
+ * through their back-off bound.
+ */
+final class LettuceGateway implements RedisGateway {
+
+    /** Channels subscribed through this gateway and not unsubscribed since: re-subscribed after a move. */
+    private final Set<String> channels = ConcurrentHashMap.newKeySet();
+
+    private volatile BiConsumer<String, String> listener = (channel, message) -> {
+    };
+
+    private final Topology topology;
+
+    /**
+     * @param open opens the topology, given the receiver of its messages and the live set of subscribed channels
+     * @throws io.lettuce.core.RedisException if the topology cannot connect
+     */
+    LettuceGateway(Function<Subscriptions, Topology> open) {
+        this.topology = open.apply(new Subscriptions((channel, message) -> this.listener.accept(channel, message),
+                this.channels));
+    }
+
+    /**
+     * What a topology is opened with: the receiver of the messages on its pub/sub connections, and the channels
+     * subscribed now (a live view, to subscribe again when it moves its connections).
+     *
+     * @param messages receives (channel, message)
+     * @param channels the channels subscribed through the gateway now
+     */
+    record Subscriptions(BiConsumer<String, String> messages, Set<String> channels) {
+    }
+
+    @Override
+    public <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return this.topology.route(() -> ScriptCalls.eval(this.topology.commands(), script, type, keys, args));
+    }
+
+    @Override
+    public <T> CompletableFuture<Acknowledged<T>> evalAcknowledged(LuaScript script, ScriptOutputType type,
+            String[] keys, int replicas, long timeoutMillis, String... args) {
+        RedisClusterAsyncCommands<String, String> ack = this.topology.ackCommands();
+        return this.topology.route(() -> ScriptCalls.<T>eval(ack, script, type, keys, args)
+            .thenCompose((reply) -> ack.waitForReplication(replicas, timeoutMillis).toCompletableFuture()
+                .thenApply((acks) -> new Acknowledged<>(reply, acks))));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> exists(String key) {
+        return this.topology.commands().exists(key).toCompletableFuture()
+            .thenApply((count) -> count != null && count > 0);
+    }
+
+    @Override
+    public CompletableFuture<Void> subscribe(String channel) {
+        // recorded before it is sent, so a move that swaps connections meanwhile re-subscribes it
+        this.channels.add(channel);
+        return this.topology.pubSub().subscribe(channel).toCompletableFuture();
+    }
+
+    @Override
+    public CompletableFuture<Void> unsubscribe(String channel) {
+        this.channels.remove(channel);
+        return this.topology.pubSub().unsubscribe(channel).toCompletableFuture();
+    }
+
+    @Override
+    public void onMessage(BiConsumer<String, String> listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public boolean publishCountsListeners() {
+        return this.topology.publishCountsListeners();
+    }
+
+    @Override
+    public ConnectionStatus connectionStatus() {
+        return this.topology.status();
+    }
+
+    @Override
+    public void close() {
+        this.topology.close();
+    }
+}
