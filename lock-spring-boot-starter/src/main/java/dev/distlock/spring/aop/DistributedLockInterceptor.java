@@ -47,6 +47,9 @@ import org.springframework.util.ClassUtils;
  *
  * <p>The template, the RedLock client and the listeners are looked up at the first call, so this interceptor can be
  * created early (as advisors are) without pulling the Redis connection into the bean post-processing phase.
+ *
+ * <p>Infrastructure, not API: public only so that the auto-configuration ({@code dev.distlock.spring.boot}) can declare
+ * it as a bean that an application may replace; it may change in any release.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 

@@ -33,6 +33,9 @@ import org.springframework.util.StringUtils;
  * durations resolved once.
  *
  * <p>Every problem is reported as an {@link IllegalStateException} naming the class, method, attribute and value.
+ *
+ * <p>Infrastructure, not API: public only so that the auto-configuration ({@code dev.distlock.spring.boot}) can declare
+ * it as a bean that an application may replace; it may change in any release.
  */
 public final class LockOperationSource {
 

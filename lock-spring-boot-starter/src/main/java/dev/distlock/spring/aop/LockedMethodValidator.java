@@ -14,6 +14,9 @@ import org.springframework.core.Ordered;
  * Validates the {@link DistributedLock @DistributedLock} declarations of every bean when it is created (expressions,
  * parameter and bean names, durations and placeholders, fallback methods, skip return types), so a mistake fails the
  * application start instead of the first call. The validated declarations are cached for the interceptor.
+ *
+ * <p>Infrastructure, not API: public only so that the auto-configuration ({@code dev.distlock.spring.boot}) can declare
+ * it as a bean that an application may replace; it may change in any release.
  */
 public final class LockedMethodValidator implements BeanPostProcessor, Ordered {
 

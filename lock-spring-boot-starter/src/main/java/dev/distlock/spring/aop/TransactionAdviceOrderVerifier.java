@@ -21,6 +21,9 @@ import org.springframework.transaction.interceptor.TransactionInterceptor;
  * holder could read state that is not committed yet. Checked once every singleton exists.
  *
  * <p>Transactions woven by AspectJ (mode {@code ASPECTJ}) are not advisors and are not checked.
+ *
+ * <p>Infrastructure, not API: public only so that the auto-configuration ({@code dev.distlock.spring.boot}) can declare
+ * it as a bean that an application may replace; it may change in any release.
  */
 public final class TransactionAdviceOrderVerifier implements SmartInitializingSingleton, BeanFactoryAware {
 

@@ -14,6 +14,12 @@
  * {@code LockedCall}: synchronously (released on return, or after the surrounding transaction through
  * {@code ReleaseAfterTransaction}), as a {@code CompletionStage} ({@code FutureLockedCall}) or as a publisher
  * ({@code ReactiveLockedCall}); {@code AdviceAttempt} reports each attempt to the listeners.
+ *
+ * <p>API: {@code DistributedLock}, {@code LockType}, {@code OnNotAcquired}, {@code LockContext},
+ * {@code LockAdviceListener} and {@code DistributedLockAdvisor}. The other public types ({@code LockOperationSource},
+ * {@code LockedMethodValidator}, {@code DistributedLockInterceptor}, {@code TransactionAdviceOrderVerifier},
+ * {@code LockExpressionRoot}) are public only for the auto-configuration or for SpEL, and may change in any release;
+ * everything else is package-private.
  */
 @NullMarked
 package dev.distlock.spring.aop;

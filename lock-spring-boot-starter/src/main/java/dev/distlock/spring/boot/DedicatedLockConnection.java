@@ -41,7 +41,7 @@ final class DedicatedLockConnection implements DisposableBean {
 
     private final String description;
 
-    DedicatedLockConnection(DistributedLockProperties.Redis properties) {
+    DedicatedLockConnection(LockRedisProperties properties) {
         this(properties, Duration.ofSeconds(1), null);
     }
 
@@ -49,7 +49,7 @@ final class DedicatedLockConnection implements DisposableBean {
      * @param reconnectMaxDelay longest delay between reconnect attempts (Lettuce's default is 30 s)
      * @param sslBundles the application's SSL bundles, for {@code ssl.bundle}; null when there are none
      */
-    DedicatedLockConnection(DistributedLockProperties.Redis properties, Duration reconnectMaxDelay,
+    DedicatedLockConnection(LockRedisProperties properties, Duration reconnectMaxDelay,
             @Nullable SslBundles sslBundles) {
         LockOptionsMapper.checkRedis(properties);
         @Nullable SslOptions ssl = sslOptions(properties, sslBundles);
@@ -99,10 +99,10 @@ final class DedicatedLockConnection implements DisposableBean {
         return Delay.exponential(lower, max, 2, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    static RedisURI redisUri(DistributedLockProperties.Redis properties) {
+    static RedisURI redisUri(LockRedisProperties properties) {
         RedisURI.Builder builder;
         String url = properties.getUrl();
-        DistributedLockProperties.Redis.Sentinel sentinel = properties.getSentinel();
+        LockRedisProperties.Sentinel sentinel = properties.getSentinel();
         if (StringUtils.hasText(url)) {
             builder = RedisURI.builder(parseUrl(url));
         }
@@ -147,7 +147,7 @@ final class DedicatedLockConnection implements DisposableBean {
         }
     }
 
-    private static RedisURI sentinelUri(String node, DistributedLockProperties.Redis.Sentinel sentinel, boolean ssl) {
+    private static RedisURI sentinelUri(String node, LockRedisProperties.Sentinel sentinel, boolean ssl) {
         RedisURI.Builder builder = hostAndPort("redis.sentinel.nodes", node);
         authenticate(builder, sentinel.getUsername(), sentinel.getPassword());
         if (ssl) {
@@ -156,7 +156,7 @@ final class DedicatedLockConnection implements DisposableBean {
         return builder.build();
     }
 
-    static List<RedisURI> clusterUris(DistributedLockProperties.Redis properties) {
+    static List<RedisURI> clusterUris(LockRedisProperties properties) {
         List<RedisURI> uris = new ArrayList<>();
         for (String node : properties.getCluster().getNodes()) {
             RedisURI.Builder builder = hostAndPort("redis.cluster.nodes", node);
@@ -203,7 +203,7 @@ final class DedicatedLockConnection implements DisposableBean {
     }
 
     /** Lettuce's SSL options from the named bundle (trust and key managers, ciphers, protocols), or null. */
-    private static @Nullable SslOptions sslOptions(DistributedLockProperties.Redis properties,
+    private static @Nullable SslOptions sslOptions(LockRedisProperties properties,
             @Nullable SslBundles sslBundles) {
         String name = properties.getSsl().getBundle();
         if (!StringUtils.hasText(name)) {
@@ -226,7 +226,7 @@ final class DedicatedLockConnection implements DisposableBean {
         return builder.build();
     }
 
-    private static ClientOptions clientOptions(DistributedLockProperties.Redis properties, @Nullable SslOptions ssl) {
+    private static ClientOptions clientOptions(LockRedisProperties properties, @Nullable SslOptions ssl) {
         ClientOptions.Builder builder = ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled());
         if (ssl != null) {
             builder.sslOptions(ssl);
@@ -237,7 +237,7 @@ final class DedicatedLockConnection implements DisposableBean {
         return builder.build();
     }
 
-    private static ClusterClientOptions clusterClientOptions(DistributedLockProperties.Redis properties,
+    private static ClusterClientOptions clusterClientOptions(LockRedisProperties properties,
             @Nullable SslOptions ssl) {
         ClusterClientOptions.Builder builder = ClusterClientOptions.builder()
             .timeoutOptions(TimeoutOptions.enabled());

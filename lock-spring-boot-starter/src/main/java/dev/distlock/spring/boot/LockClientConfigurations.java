@@ -126,8 +126,8 @@ final class LockClientConfigurations {
 
         static boolean isDedicated(ConditionContext context) {
             return Binder.get(context.getEnvironment())
-                .bind(DistributedLockProperties.PREFIX + ".redis", DistributedLockProperties.Redis.class)
-                .map(DistributedLockProperties.Redis::isConfigured)
+                .bind(DistributedLockProperties.PREFIX + ".redis", LockRedisProperties.class)
+                .map(LockRedisProperties::isConfigured)
                 .orElse(false);
         }
     }

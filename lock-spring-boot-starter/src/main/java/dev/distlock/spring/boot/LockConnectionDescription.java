@@ -44,7 +44,7 @@ record LockConnectionDescription(String target, String source) {
     }
 
     /** A dedicated connection, as its properties configure it. */
-    static LockConnectionDescription of(DistributedLockProperties.Redis properties) {
+    static LockConnectionDescription of(LockRedisProperties properties) {
         if (properties.isCluster()) {
             List<String> seeds = properties.getCluster().getNodes();
             return new LockConnectionDescription("Cluster seeds " + String.join(",", seeds)

@@ -98,7 +98,7 @@ final class LockOptionsMapper {
     }
 
     /** Checks {@code distributed-lock.redis.*}, whether or not a dedicated connection is configured. */
-    static void checkRedis(DistributedLockProperties.Redis redis) {
+    static void checkRedis(LockRedisProperties redis) {
         if (redis.getPort() < 1 || redis.getPort() > 65535) {
             throw invalid("redis.port", redis.getPort(), "must be between 1 and 65535");
         }
@@ -132,7 +132,7 @@ final class LockOptionsMapper {
     }
 
     /** Checks {@code distributed-lock.redlock.*}, whether or not RedLock masters are configured. */
-    static void checkRedLock(DistributedLockProperties.RedLock redlock, Duration leaseTime) {
+    static void checkRedLock(RedLockProperties redlock, Duration leaseTime) {
         Duration nodeTimeout = requirePositive("redlock.node-timeout", redlock.getNodeTimeout());
         if (nodeTimeout.compareTo(leaseTime) >= 0) {
             throw invalid("redlock.node-timeout", nodeTimeout, "must be shorter than " + name("lease-time") + " ("

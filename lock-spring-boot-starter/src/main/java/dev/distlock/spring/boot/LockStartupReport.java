@@ -62,7 +62,7 @@ final class LockStartupReport implements SmartInitializingSingleton {
                 .append(format(acks.getTimeout())).append(" (").append(acks.getPolicy().name().toLowerCase(Locale.ROOT))
                 .append(')');
         }
-        DistributedLockProperties.RedLock redlock = this.properties.getRedlock();
+        RedLockProperties redlock = this.properties.getRedlock();
         if (redlock.isConfigured()) {
             line.append(", RedLock over ").append(redlock.getNodes().size()).append(" masters");
         }

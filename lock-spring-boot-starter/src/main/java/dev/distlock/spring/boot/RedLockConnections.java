@@ -32,7 +32,7 @@ final class RedLockConnections implements DisposableBean {
 
     private final List<RedisClient> clients;
 
-    RedLockConnections(DistributedLockProperties.RedLock properties) {
+    RedLockConnections(RedLockProperties properties) {
         List<RedisURI> uris = parse(properties.getNodes());
         this.resources = DefaultClientResources.create();
         List<RedisClient> created = new ArrayList<>(uris.size());
