@@ -10,7 +10,6 @@ import java.util.stream.Stream;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +32,9 @@ class AsyncAbandonmentTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private static final Duration LONG_LEASE = Duration.ofSeconds(60);
 
     private static final Duration SETTLE = Duration.ofSeconds(10);
@@ -46,17 +48,11 @@ class AsyncAbandonmentTests {
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.client = this.clients.create();
         this.other = this.clients.create();
         this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
     }
 
     static Stream<Arguments> callerCompletions() {

@@ -20,6 +20,9 @@ class BadInputTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisLockClient client;
@@ -27,9 +30,8 @@ class BadInputTests {
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.client = this.clients.create();
         this.raw = this.clients.raw();
     }
@@ -37,7 +39,6 @@ class BadInputTests {
     @AfterEach
     void tearDown() throws Exception {
         assertThat(this.raw.dbsize()).as("nothing written to Redis").isZero();
-        this.clients.close();
     }
 
     @ParameterizedTest

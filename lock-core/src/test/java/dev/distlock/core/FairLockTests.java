@@ -24,6 +24,9 @@ class FairLockTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private static final String QUEUE = "lock:{fair}:queue";
 
     private LockClients clients;
@@ -33,9 +36,8 @@ class FairLockTests {
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.raw = this.clients.raw();
     }
 
@@ -43,7 +45,6 @@ class FairLockTests {
     void tearDown() throws Exception {
         this.pool.shutdownNow();
         assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        this.clients.close();
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.stream.Stream;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,6 +30,9 @@ class FixedLeaseLossTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     /** Longer than the client's watchdog lease and its tick: only a per-lease check can see the loss in time. */
     private static final Duration FIXED_LEASE = Duration.ofSeconds(6);
 
@@ -46,17 +48,11 @@ class FixedLeaseLossTests {
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.client = this.clients.create();
         this.other = this.clients.create();
         this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
     }
 
     static Stream<Arguments> losses() {

@@ -6,7 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +20,9 @@ class LeaseEventsTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisLockClient client;
@@ -30,9 +32,8 @@ class LeaseEventsTests {
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.client = this.clients.create();
         this.raw = this.clients.raw();
         this.client.addEventListener(new LockEventListener() {
@@ -51,11 +52,6 @@ class LeaseEventsTests {
                 LeaseEventsTests.this.events.add("lost " + lease.name() + " " + loss.reason());
             }
         });
-    }
-
-    @AfterEach
-    void tearDown() {
-        this.clients.close();
     }
 
     @Test

@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,6 +17,9 @@ class LockInspectionTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisLockClient orders;
@@ -27,17 +29,11 @@ class LockInspectionTests {
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.orders = this.clients.create(options("orders@host-a:1"));
         this.billing = this.clients.create(options("billing@host-b:2"));
         this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() {
-        this.clients.close();
     }
 
     private static LockClientOptions options(String instanceId) {

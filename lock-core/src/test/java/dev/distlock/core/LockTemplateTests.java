@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,6 +18,9 @@ class LockTemplateTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisLockClient client;
@@ -26,16 +28,10 @@ class LockTemplateTests {
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() throws Exception {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) throws Exception {
+        this.clients = clients;
         this.client = this.clients.create();
         this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
     }
 
     @Test

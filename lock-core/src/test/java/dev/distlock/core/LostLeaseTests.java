@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,6 +17,9 @@ class LostLeaseTests {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
+
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
 
     /**
      * One renewal period (a third of the lease) plus room for a round trip and scheduling delays on a busy machine,
@@ -33,16 +35,10 @@ class LostLeaseTests {
     private RedisCommands<String, String> raw;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.client = this.clients.create();
         this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
     }
 
     @Test

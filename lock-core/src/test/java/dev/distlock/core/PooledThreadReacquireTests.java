@@ -26,6 +26,9 @@ class PooledThreadReacquireTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisLockClient client;
@@ -35,9 +38,8 @@ class PooledThreadReacquireTests {
     private ExecutorService pooledThread;
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.client = this.clients.create();
         this.raw = this.clients.raw();
         this.pooledThread = Executors.newSingleThreadExecutor();
@@ -46,7 +48,6 @@ class PooledThreadReacquireTests {
     @AfterEach
     void tearDown() throws Exception {
         this.pooledThread.shutdownNow();
-        this.clients.close();
     }
 
     @Test

@@ -25,6 +25,9 @@ class ReadWriteLockTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private LockClients clients;
 
     private RedisLockClient first;
@@ -36,9 +39,8 @@ class ReadWriteLockTests {
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.first = this.clients.create();
         this.second = this.clients.create();
         this.raw = this.clients.raw();
@@ -48,7 +50,6 @@ class ReadWriteLockTests {
     void tearDown() throws Exception {
         this.pool.shutdownNow();
         assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        this.clients.close();
     }
 
     @Test

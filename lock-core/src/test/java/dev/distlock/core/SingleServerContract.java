@@ -5,7 +5,6 @@ import java.util.function.BiFunction;
 
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -14,6 +13,9 @@ abstract class SingleServerContract extends LockContractTests {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
+
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
 
     private LockClients clients;
 
@@ -27,17 +29,11 @@ abstract class SingleServerContract extends LockContractTests {
     protected abstract BiFunction<RedisLockClient, String, RedisLock> kind();
 
     @BeforeEach
-    void startClients() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void startClients(LockClients clients) {
+        this.clients = clients;
         this.first = this.clients.create();
         this.second = this.clients.create();
         this.raw = this.clients.raw();
-    }
-
-    @AfterEach
-    void stopClients() throws Exception {
-        this.clients.close();
     }
 
     @Override

@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.distlock.testsupport.RedisExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,6 +37,9 @@ class VirtualThreadTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     private static final Pattern SYNCHRONIZED = Pattern.compile("\\bsynchronized\\b");
 
     private LockClients clients;
@@ -45,15 +47,9 @@ class VirtualThreadTests {
     private RedisLockClient client;
 
     @BeforeEach
-    void setUp() throws Exception {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) throws Exception {
+        this.clients = clients;
         this.client = this.clients.create();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
     }
 
     @Test

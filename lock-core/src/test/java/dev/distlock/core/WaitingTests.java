@@ -29,6 +29,9 @@ class WaitingTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+
     /** Generous bound for "promptly" that stays stable on a loaded 2-core machine. */
     private static final long PROMPT_MILLIS = 500;
 
@@ -52,9 +55,8 @@ class WaitingTests {
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new LockClients(redis.uri());
+    void setUp(LockClients clients) {
+        this.clients = clients;
         this.holder = this.clients.create();
         this.waiter = this.clients.create();
         this.raw = this.clients.raw();
@@ -64,7 +66,6 @@ class WaitingTests {
     void tearDown() throws Exception {
         this.pool.shutdownNow();
         assertThat(this.pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        this.clients.close();
     }
 
     @Test
