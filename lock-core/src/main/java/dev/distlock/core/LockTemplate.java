@@ -1,11 +1,10 @@
 package dev.distlock.core;
 
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 
-import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.TemplateDefaults;
+import dev.distlock.core.internal.hold.LeaseLossInterrupter;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,13 +32,7 @@ public final class LockTemplate {
     /** Wait time used when none is configured. */
     public static final Duration DEFAULT_WAIT_TIME = Duration.ofSeconds(5);
 
-    private final RedisLockClient client;
-
-    private final Duration defaultWaitTime;
-
-    private final @Nullable Duration defaultLeaseTime;
-
-    private final LostLeasePolicy lostLeasePolicy;
+    private final TemplateDefaults defaults;
 
     /** A template waiting {@link #DEFAULT_WAIT_TIME}, with watchdog leases, failing on a lost lease. */
     public LockTemplate(RedisLockClient client) {
@@ -54,33 +47,27 @@ public final class LockTemplate {
      */
     public LockTemplate(RedisLockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
             LostLeasePolicy lostLeasePolicy) {
-        this.client = Objects.requireNonNull(client, "client must not be null");
-        this.defaultWaitTime = Durations.requireNonNegative("defaultWaitTime", defaultWaitTime);
-        if (defaultLeaseTime != null) {
-            Durations.leaseMillis("defaultLeaseTime", defaultLeaseTime);
-        }
-        this.defaultLeaseTime = defaultLeaseTime;
-        this.lostLeasePolicy = Objects.requireNonNull(lostLeasePolicy, "lostLeasePolicy must not be null");
+        this.defaults = new TemplateDefaults(client, defaultWaitTime, defaultLeaseTime, lostLeasePolicy);
     }
 
     /** How long calls without an explicit wait time wait. */
     public Duration defaultWaitTime() {
-        return this.defaultWaitTime;
+        return this.defaults.waitTime();
     }
 
     /** The fixed lease of calls without one, or null for watchdog-renewed leases. */
     public @Nullable Duration defaultLeaseTime() {
-        return this.defaultLeaseTime;
+        return this.defaults.leaseTime();
     }
 
     /** What happens when a lease is lost while a callback runs. */
     public LostLeasePolicy lostLeasePolicy() {
-        return this.lostLeasePolicy;
+        return this.defaults.lostLeasePolicy();
     }
 
     /** The client this template uses. */
     public RedisLockClient client() {
-        return this.client;
+        return this.defaults.client();
     }
 
     /**
@@ -91,13 +78,13 @@ public final class LockTemplate {
      */
     public <T extends @Nullable Object, E extends Throwable> T execute(String name, LockCallback<T, E> action)
             throws E {
-        return execute(this.client.getLock(name), this.defaultWaitTime, this.defaultLeaseTime, action);
+        return execute(lockNamed(name), this.defaults.waitTime(), this.defaults.leaseTime(), action);
     }
 
     /** Like {@link #execute(String, LockCallback)} with an explicit wait time. */
     public <T extends @Nullable Object, E extends Throwable> T execute(String name, Duration waitTime,
             LockCallback<T, E> action) throws E {
-        return execute(this.client.getLock(name), waitTime, this.defaultLeaseTime, action);
+        return execute(this.defaults.client().getLock(name), waitTime, this.defaults.leaseTime(), action);
     }
 
     /**
@@ -118,13 +105,13 @@ public final class LockTemplate {
      * @return the action's result, or empty when the lock stayed busy (a null result is also empty)
      */
     public <T, E extends Throwable> Optional<T> tryExecute(String name, LockCallback<T, E> action) throws E {
-        return tryExecute(name, this.defaultWaitTime, action);
+        return tryExecute(name, this.defaults.waitTime(), action);
     }
 
     /** Like {@link #tryExecute(String, LockCallback)} with an explicit wait time (zero: one attempt). */
     public <T, E extends Throwable> Optional<T> tryExecute(String name, Duration waitTime, LockCallback<T, E> action)
             throws E {
-        Optional<LockLease> lease = tryAcquire(this.client.getLock(name), waitTime, this.defaultLeaseTime);
+        Optional<LockLease> lease = tryAcquire(lockNamed(name), waitTime, this.defaults.leaseTime());
         if (lease.isEmpty()) {
             return Optional.empty();
         }
@@ -133,12 +120,12 @@ public final class LockTemplate {
 
     /** Acquires {@code name} with the default wait time, for try-with-resources. */
     public LockLease acquire(String name) {
-        return acquire(name, this.defaultWaitTime);
+        return acquire(name, this.defaults.waitTime());
     }
 
     /** Acquires {@code name} waiting up to {@code waitTime}, for try-with-resources. */
     public LockLease acquire(String name, Duration waitTime) {
-        return acquire(this.client.getLock(name), waitTime, this.defaultLeaseTime);
+        return acquire(this.defaults.client().getLock(name), waitTime, this.defaults.leaseTime());
     }
 
     private LockLease acquire(RedisLock lock, Duration waitTime, @Nullable Duration leaseTime) {
@@ -164,33 +151,26 @@ public final class LockTemplate {
 
     private <T extends @Nullable Object, E extends Throwable> T runHolding(LockLease lease, LockCallback<T, E> action)
             throws E {
-        CallbackInterrupter interrupter = (this.lostLeasePolicy == LostLeasePolicy.INTERRUPT)
-                ? new CallbackInterrupter(lease) : null;
+        LeaseLossInterrupter interrupter = LeaseLossInterrupter.forPolicy(this.defaults.lostLeasePolicy(), lease);
         T result;
         try {
             result = action.doInLock(lease);
         }
         catch (Throwable ex) {
-            stop(interrupter);
+            LeaseLossInterrupter.stop(interrupter);
             closeAfterFailure(lease, ex);
             throw ex;
         }
-        stop(interrupter);
+        LeaseLossInterrupter.stop(interrupter);
         try {
             lease.close();
         }
         catch (LockLostException ex) {
-            if (this.lostLeasePolicy != LostLeasePolicy.IGNORE) {
+            if (this.defaults.lostLeasePolicy() != LostLeasePolicy.IGNORE) {
                 throw ex;
             }
         }
         return result;
-    }
-
-    private static void stop(@Nullable CallbackInterrupter interrupter) {
-        if (interrupter != null) {
-            interrupter.stop();
-        }
     }
 
     private static void closeAfterFailure(LockLease lease, Throwable failure) {
@@ -202,44 +182,7 @@ public final class LockTemplate {
         }
     }
 
-    /** Interrupts the callback's thread if the lease is lost while, and only while, the callback runs. */
-    private static final class CallbackInterrupter {
-
-        private final ReentrantLock guard = new ReentrantLock();
-
-        private @Nullable Thread running = Thread.currentThread();
-
-        private boolean interrupted;
-
-        CallbackInterrupter(LockLease lease) {
-            lease.addLossListener((loss) -> interrupt());
-        }
-
-        private void interrupt() {
-            this.guard.lock();
-            try {
-                if (this.running != null) {
-                    this.interrupted = true;
-                    this.running.interrupt();
-                }
-            }
-            finally {
-                this.guard.unlock();
-            }
-        }
-
-        void stop() {
-            this.guard.lock();
-            try {
-                this.running = null;
-                if (this.interrupted) {
-                    // The interrupt was ours, to stop the callback; do not leak it to the caller's later code.
-                    Thread.interrupted();
-                }
-            }
-            finally {
-                this.guard.unlock();
-            }
-        }
+    private RedisLock lockNamed(String name) {
+        return this.defaults.client().getLock(name);
     }
 }

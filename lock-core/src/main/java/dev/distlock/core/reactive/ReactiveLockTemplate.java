@@ -12,7 +12,7 @@ import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.TemplateDefaults;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.context.ContextView;
 
 /**
@@ -61,13 +60,7 @@ public final class ReactiveLockTemplate {
 
     private static final Logger logger = LoggerFactory.getLogger(ReactiveLockTemplate.class);
 
-    private final RedisLockClient client;
-
-    private final Duration defaultWaitTime;
-
-    private final @Nullable Duration defaultLeaseTime;
-
-    private final LostLeasePolicy lostLeasePolicy;
+    private final TemplateDefaults defaults;
 
     /** A template with the client, defaults and lost-lease policy of {@code template}. */
     public ReactiveLockTemplate(LockTemplate template) {
@@ -82,33 +75,27 @@ public final class ReactiveLockTemplate {
      */
     public ReactiveLockTemplate(RedisLockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
             LostLeasePolicy lostLeasePolicy) {
-        this.client = Objects.requireNonNull(client, "client must not be null");
-        this.defaultWaitTime = Durations.requireNonNegative("defaultWaitTime", defaultWaitTime);
-        if (defaultLeaseTime != null) {
-            Durations.leaseMillis("defaultLeaseTime", defaultLeaseTime);
-        }
-        this.defaultLeaseTime = defaultLeaseTime;
-        this.lostLeasePolicy = Objects.requireNonNull(lostLeasePolicy, "lostLeasePolicy must not be null");
+        this.defaults = new TemplateDefaults(client, defaultWaitTime, defaultLeaseTime, lostLeasePolicy);
     }
 
     /** The client this template uses. */
     public RedisLockClient client() {
-        return this.client;
+        return this.defaults.client();
     }
 
     /** How long calls without an explicit wait time wait. */
     public Duration defaultWaitTime() {
-        return this.defaultWaitTime;
+        return this.defaults.waitTime();
     }
 
     /** The fixed lease of calls without one, or null for watchdog-renewed leases. */
     public @Nullable Duration defaultLeaseTime() {
-        return this.defaultLeaseTime;
+        return this.defaults.leaseTime();
     }
 
     /** What happens when a lease is lost while a publisher runs. */
     public LostLeasePolicy lostLeasePolicy() {
-        return this.lostLeasePolicy;
+        return this.defaults.lostLeasePolicy();
     }
 
     /**
@@ -126,13 +113,13 @@ public final class ReactiveLockTemplate {
 
     /** Runs {@code action} holding the lock {@code name}, waiting up to the default wait time. */
     public <T> Mono<T> execute(String name, Function<LockLease, ? extends Publisher<? extends T>> action) {
-        return execute(this.client.getLock(name), this.defaultWaitTime, this.defaultLeaseTime, action);
+        return execute(lockNamed(name), this.defaults.waitTime(), this.defaults.leaseTime(), action);
     }
 
     /** Like {@link #execute(String, Function)} with an explicit wait time. */
     public <T> Mono<T> execute(String name, Duration waitTime,
             Function<LockLease, ? extends Publisher<? extends T>> action) {
-        return execute(this.client.getLock(name), waitTime, this.defaultLeaseTime, action);
+        return execute(this.defaults.client().getLock(name), waitTime, this.defaults.leaseTime(), action);
     }
 
     /**
@@ -159,7 +146,7 @@ public final class ReactiveLockTemplate {
 
     /** Runs {@code action} holding the lock {@code name} until its {@code Flux} terminates or is cancelled. */
     public <T> Flux<T> executeMany(String name, Function<LockLease, ? extends Publisher<? extends T>> action) {
-        return executeMany(this.client.getLock(name), this.defaultWaitTime, this.defaultLeaseTime, action);
+        return executeMany(lockNamed(name), this.defaults.waitTime(), this.defaults.leaseTime(), action);
     }
 
     /** Like {@link #executeMany(String, Function)} for any lock, wait and lease (null: watchdog-renewed). */
@@ -170,7 +157,7 @@ public final class ReactiveLockTemplate {
 
     /** Runs {@code action} if the lock can be had within the default wait time; empty when it stayed busy. */
     public <T> Mono<T> tryExecute(String name, Function<LockLease, ? extends Publisher<? extends T>> action) {
-        return tryExecute(name, this.defaultWaitTime, action);
+        return tryExecute(name, this.defaults.waitTime(), action);
     }
 
     /** Like {@link #tryExecute(String, Function)} with an explicit wait time (zero: one attempt). */
@@ -178,7 +165,7 @@ public final class ReactiveLockTemplate {
             Function<LockLease, ? extends Publisher<? extends T>> action) {
         return Mono.defer(() -> {
             boolean[] entered = new boolean[1];
-            return execute(this.client.getLock(name), waitTime, this.defaultLeaseTime, (lease) -> {
+            return execute(this.defaults.client().getLock(name), waitTime, this.defaults.leaseTime(), (lease) -> {
                 entered[0] = true;
                 return action.apply(lease);
             }).onErrorResume(LockNotAcquiredException.class, (ex) -> entered[0] ? Mono.error(ex) : Mono.empty());
@@ -218,7 +205,7 @@ public final class ReactiveLockTemplate {
     private <T> Publisher<? extends T> guarded(LockLease lease,
             Function<LockLease, ? extends Publisher<? extends T>> action) {
         Publisher<? extends T> work = action.apply(lease);
-        if (this.lostLeasePolicy != LostLeasePolicy.INTERRUPT) {
+        if (this.defaults.lostLeasePolicy() != LostLeasePolicy.INTERRUPT) {
             return work;
         }
         Sinks.Empty<Void> lost = Sinks.empty();
@@ -229,7 +216,7 @@ public final class ReactiveLockTemplate {
 
     private Mono<Void> releaseAfterCompletion(LockLease lease) {
         return ReactiveLock.release(lease).onErrorResume(LockLostException.class,
-                (ex) -> (this.lostLeasePolicy == LostLeasePolicy.IGNORE) ? Mono.empty() : Mono.error(ex));
+                (ex) -> (this.defaults.lostLeasePolicy() == LostLeasePolicy.IGNORE) ? Mono.empty() : Mono.error(ex));
     }
 
     private Mono<Void> releaseAfterError(LockLease lease, Throwable failure) {
@@ -244,5 +231,9 @@ public final class ReactiveLockTemplate {
             logger.debug("Releasing lock '{}' after a cancel: {}", lease.name(), ex.getMessage());
             return Mono.empty();
         });
+    }
+
+    private RedisLock lockNamed(String name) {
+        return this.defaults.client().getLock(name);
     }
 }

@@ -17,6 +17,7 @@ import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedLockClient;
+import dev.distlock.core.internal.hold.LeaseLossInterrupter;
 import dev.distlock.spring.aop.LockAdviceListener.Outcome;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;

@@ -119,6 +119,11 @@ final class DedicatedLockConnection implements DisposableBean {
             authenticate(builder, properties.getUsername(), properties.getPassword());
             builder.withDatabase(properties.getDatabase());
         }
+        return withConnectionSettings(builder, properties).build();
+    }
+
+    /** TLS, timeout and client name, the same for every node of every topology. */
+    private static RedisURI.Builder withConnectionSettings(RedisURI.Builder builder, LockRedisProperties properties) {
         if (properties.getSsl().isEnabled()) {
             builder.withSsl(true);
         }
@@ -128,7 +133,7 @@ final class DedicatedLockConnection implements DisposableBean {
         if (StringUtils.hasText(properties.getClientName())) {
             builder.withClientName(properties.getClientName());
         }
-        return builder.build();
+        return builder;
     }
 
     private static RedisURI parseUrl(String url) {
@@ -161,16 +166,7 @@ final class DedicatedLockConnection implements DisposableBean {
         for (String node : properties.getCluster().getNodes()) {
             RedisURI.Builder builder = hostAndPort("redis.cluster.nodes", node);
             authenticate(builder, properties.getUsername(), properties.getPassword());
-            if (properties.getSsl().isEnabled()) {
-                builder.withSsl(true);
-            }
-            if (properties.getTimeout() != null) {
-                builder.withTimeout(properties.getTimeout());
-            }
-            if (StringUtils.hasText(properties.getClientName())) {
-                builder.withClientName(properties.getClientName());
-            }
-            uris.add(builder.build());
+            uris.add(withConnectionSettings(builder, properties).build());
         }
         return uris;
     }

@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.waiting;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -8,8 +9,10 @@ import java.util.concurrent.TimeoutException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.OwnerTokens;
 import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.protocol.QueueReply;
 import org.jspecify.annotations.Nullable;
 
@@ -41,6 +44,16 @@ final class AcquireFailures {
                 + " ms after it was made, longer than the " + DurationFormat.format(Duration.ofMillis(leaseMillis))
                 + " lease minus drift: the lease was over on arrival, so the grant is being released. Use a longer "
                 + "lease or check the network.", null);
+    }
+
+    /**
+     * No usable reply to an attempt: its grant may still happen, so the owner is abandoned (tombstone, owner-checked
+     * clean-up, retried) and the acquisition fails with {@link #unknownOutcome}.
+     */
+    static void abandonUnknownOutcome(LockEngine engine, LockProtocol protocol, AcquisitionRequest request,
+            CompletableFuture<Grant> result, Throwable ex) {
+        engine.cleanup().abandon(protocol, request.owner(), request.leaseMillis());
+        result.completeExceptionally(unknownOutcome(protocol.lockName(), ex, engine.options().operationTimeout()));
     }
 
     /** No usable reply (timeout, connection lost, error): the outcome is unknown and is being cleaned up. */

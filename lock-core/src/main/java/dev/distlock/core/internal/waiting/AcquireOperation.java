@@ -60,9 +60,7 @@ public final class AcquireOperation {
 
     private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
-            this.engine.cleanup().abandon(this.protocol, this.request.owner(), this.request.leaseMillis());
-            this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex,
-                    this.engine.options().operationTimeout()));
+            AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
             return;
         }
         Grant grant = reply.grant();

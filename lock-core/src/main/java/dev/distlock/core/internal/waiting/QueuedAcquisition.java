@@ -94,9 +94,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     private void onReply(@Nullable QueueReply reply, @Nullable Throwable ex) {
         if (ex != null) {
             this.abandoned = true;
-            this.engine.cleanup().abandon(this.protocol, this.request.owner(), this.request.leaseMillis());
-            this.result.completeExceptionally(AcquireFailures.unknownOutcome(this.protocol.lockName(), ex,
-                    this.engine.options().operationTimeout()));
+            AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
             return;
         }
         Grant grant = reply.grant();

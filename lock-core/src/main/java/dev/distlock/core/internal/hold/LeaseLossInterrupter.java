@@ -1,4 +1,4 @@
-package dev.distlock.spring.aop;
+package dev.distlock.core.internal.hold;
 
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -7,10 +7,11 @@ import dev.distlock.core.LostLeasePolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link LostLeasePolicy#INTERRUPT} for advised calls that are not run by {@code LockTemplate.execute}: interrupts the
- * calling thread if the lease is lost while, and only while, the method runs. The same contract as the template's.
+ * {@link LostLeasePolicy#INTERRUPT}: interrupts the calling thread if the lease is lost while, and only while, the
+ * guarded code runs; an interrupt it caused is cleared when it stops, so it does not leak into the caller's later
+ * code. Used by {@code LockTemplate} and by the Spring advice for calls it runs itself.
  */
-final class LeaseLossInterrupter {
+public final class LeaseLossInterrupter {
 
     private final ReentrantLock guard = new ReentrantLock();
 
@@ -23,7 +24,7 @@ final class LeaseLossInterrupter {
     }
 
     /** An interrupter for the current thread when {@code policy} asks for one, else null. */
-    static @Nullable LeaseLossInterrupter forPolicy(LostLeasePolicy policy, LockLease lease) {
+    public static @Nullable LeaseLossInterrupter forPolicy(LostLeasePolicy policy, LockLease lease) {
         return (policy == LostLeasePolicy.INTERRUPT) ? new LeaseLossInterrupter(lease) : null;
     }
 
@@ -41,7 +42,7 @@ final class LeaseLossInterrupter {
     }
 
     /** Stops watching; clears an interrupt this interrupter caused, so it does not leak into the caller's code. */
-    static void stop(@Nullable LeaseLossInterrupter interrupter) {
+    public static void stop(@Nullable LeaseLossInterrupter interrupter) {
         if (interrupter == null) {
             return;
         }
