@@ -21,9 +21,6 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,7 +41,7 @@ import static org.awaitility.Awaitility.await;
  * and the contender, which waits up to 10 s each time, must never fail to get a lock.
  */
 @DisplayName("F23 async acquisitions given up by the caller")
-class AsyncAcquisitionsGivenUpLeaveNothingBehindTests {
+class AsyncAcquisitionsGivenUpLeaveNothingBehindTests extends SingleServerFaultTest {
 
     private static final Duration LONG_LEASE = Duration.ofSeconds(60);
 
@@ -65,20 +62,8 @@ class AsyncAcquisitionsGivenUpLeaveNothingBehindTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
+    AsyncAcquisitionsGivenUpLeaveNothingBehindTests() {
+        super(redis);
     }
 
     @Test

@@ -7,9 +7,6 @@ import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,28 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The checkers must be able to fail: runs that are wrong on purpose, through the same worker JVMs, events and
  * checkers as the fault tests, must be flagged by both the overlap checker and the fenced counter.
  */
-class CheckerNegativeControlTests {
+class CheckerNegativeControlTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    CheckerNegativeControlTests() {
+        super(redis);
     }
 
     @Test

@@ -20,6 +20,8 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.DefaultClientResources;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Lettuce clients, lock clients and raw connections for one test, all closed by {@link #close()} in reverse order.
@@ -27,7 +29,7 @@ import io.lettuce.core.resource.DefaultClientResources;
  * <p>All clients share one {@link ClientResources} whose reconnect delay grows from 10 ms to at most 500 ms (Lettuce's
  * default grows to 30 s), the setting an application that wants fast recovery after a failover would choose.
  */
-final class Clients implements AutoCloseable {
+final class Clients implements AutoCloseable, AfterEachCallback {
 
     /** Watchdog lease of the fault tests: renewed every 500 ms, so loss shows within about a second. */
     static final Duration LEASE = Duration.ofMillis(1500);
@@ -97,6 +99,12 @@ final class Clients implements AutoCloseable {
         StatefulRedisConnection<String, String> connection = client.connect();
         this.resources.push(connection);
         return connection.sync();
+    }
+
+    /** Closes everything after the test, when registered as an extension ({@code @RegisterExtension}). */
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        close();
     }
 
     @Override

@@ -15,8 +15,6 @@ import dev.distlock.testsupport.RedisClusterSet;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTopologyExtension;
 import io.lettuce.core.cluster.SlotHash;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,17 +33,8 @@ class ClusterFaultTests {
     @RegisterExtension
     final RedisTopologyExtension<RedisClusterSet> cluster = RedisTopologyExtension.cluster();
 
-    private Clients clients;
-
-    @BeforeEach
-    void setUp() {
-        this.clients = new Clients();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     private RedisLockClient lockClient(RedisClusterSet set) {
         LockClientOptions options = Clients.fastOptions().watchdogLease(Duration.ofSeconds(6))

@@ -7,9 +7,6 @@ import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,30 +15,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** F1: no fault; several worker JVMs with several threads each contend for a few locks with short leases. */
 @DisplayName("F1 concurrent holders in several JVMs")
-class ConcurrentHoldersExclusionTests {
+class ConcurrentHoldersExclusionTests extends SingleServerFaultTest {
 
     private static final List<String> LOCKS = List.of("f1-a", "f1-b", "f1-c");
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    ConcurrentHoldersExclusionTests() {
+        super(redis);
     }
 
     @Test

@@ -8,14 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.FaultProxy;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,40 +21,24 @@ import static org.awaitility.Awaitility.await;
 
 /** F8: the proxy resets every client connection every 200 ms while several clients contend for two locks. */
 @DisplayName("F8 connection resets every 200 ms under load")
-class ConnectionResetTests {
+class ConnectionResetTests extends SingleServerFaultTest {
 
     private static final List<String> LOCKS = List.of("f8-a", "f8-b");
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    private FaultProxy proxy;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-        this.proxy = FaultProxy.start(redis.server());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-        this.proxy.close();
+    ConnectionResetTests() {
+        super(redis);
     }
 
     @Test
     void noOverlapWaitersKeepProgressingAndTheWatchdogRecovers() throws Exception {
         Duration run = Soak.duration(Duration.ofSeconds(8), Duration.ofMinutes(3));
         History history = new History();
-        RedisLockClient first = this.clients.lockClient(this.proxy.uri());
-        RedisLockClient second = this.clients.lockClient(this.proxy.uri());
-        RedisLockClient watched = this.clients.lockClient(this.proxy.uri());
+        RedisLockClient first = this.clients.lockClient(proxy().uri());
+        RedisLockClient second = this.clients.lockClient(proxy().uri());
+        RedisLockClient watched = this.clients.lockClient(proxy().uri());
         LockLease longHold = watched.getLock("f8-watchdog").acquire(Duration.ZERO);
         CompletableFuture<LeaseLoss> longHoldLost = new CompletableFuture<>();
         longHold.addLossListener(longHoldLost::complete);
@@ -73,7 +53,7 @@ class ConnectionResetTests {
         long lastWindowStart = end - Duration.ofSeconds(2).toNanos();
         while (System.nanoTime() - end < 0) {
             Thread.sleep(200);
-            resets += this.proxy.resetAll();
+            resets += proxy().resetAll();
             if (sectionsBeforeLastWindow.get() == 0 && System.nanoTime() - lastWindowStart > 0) {
                 sectionsBeforeLastWindow.set(a.sections() + b.sections());
             }

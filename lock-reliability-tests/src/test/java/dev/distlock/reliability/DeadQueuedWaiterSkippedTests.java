@@ -10,8 +10,6 @@ import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * connection samples the lock key throughout: a dead owner must never be seen holding it.
  */
 @DisplayName("F22 queued waiter's JVM killed while queued")
-class DeadQueuedWaiterSkippedTests {
+class DeadQueuedWaiterSkippedTests extends SingleServerFaultTest {
 
     /** Back-off of the waiter JVMs: long, so that only a handoff can give them the lock quickly. */
     private static final Duration BACKOFF = Duration.ofSeconds(4);
@@ -47,23 +45,8 @@ class DeadQueuedWaiterSkippedTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    DeadQueuedWaiterSkippedTests() {
+        super(redis);
     }
 
     @ParameterizedTest

@@ -8,9 +8,6 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,30 +17,15 @@ import static org.awaitility.Awaitility.await;
 
 /** F11: fair lock with waiters in five JVMs, two of them killed with kill -9 while queued. */
 @DisplayName("F11 fair lock, waiters killed mid-queue")
-class FairLockQueueTests {
+class FairLockQueueTests extends SingleServerFaultTest {
 
     private static final Duration BACKOFF = Duration.ofMillis(300);
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    FairLockQueueTests() {
+        super(redis);
     }
 
     @Test

@@ -13,9 +13,6 @@ import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,25 +22,13 @@ import static org.awaitility.Awaitility.await;
 
 /** F16 and S5: FLUSHALL in the middle of a run. */
 @DisplayName("F16 FLUSHALL mid-run")
-class FlushAllTests {
+class FlushAllTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
+    FlushAllTests() {
+        super(redis);
     }
 
     @Test

@@ -5,11 +5,7 @@ import java.time.Duration;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.FaultProxy;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,7 +19,7 @@ import static org.awaitility.Awaitility.await;
  * grant happens but its reply never arrives.
  */
 @DisplayName("F7 half-open connection on the acquire reply")
-class HalfOpenAcquireTests {
+class HalfOpenAcquireTests extends SingleServerFaultTest {
 
     private static final Duration LEASE = Duration.ofSeconds(10);
 
@@ -32,38 +28,22 @@ class HalfOpenAcquireTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    private FaultProxy proxy;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-        this.proxy = FaultProxy.start(redis.server());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-        this.proxy.close();
+    HalfOpenAcquireTests() {
+        super(redis);
     }
 
     @Test
     void theUnknownGrantIsFreedLongBeforeItsLeaseEndsAndNeverReplayed() throws Exception {
-        RedisLockClient client = this.clients.lockClient(this.proxy.uri(), Clients.fastOptions()
+        RedisLockClient client = this.clients.lockClient(proxy().uri(), Clients.fastOptions()
             .watchdogLease(LEASE).operationTimeout(OPERATION_TIMEOUT).build());
         client.getLock("f7-warm").acquire(Duration.ZERO).close();
 
-        this.proxy.halfOpen();
+        proxy().halfOpen();
         long start = System.nanoTime();
         assertThatExceptionOfType(LockOperationException.class)
             .isThrownBy(() -> client.getLock("f7").tryAcquire(Duration.ZERO));
         long failedAfter = System.nanoTime() - start;
-        boolean granted = this.raw.exists("lock:{f7}") == 1 || this.proxy.droppedReplyBytes() > 0;
+        boolean granted = this.raw.exists("lock:{f7}") == 1 || proxy().droppedReplyBytes() > 0;
         long freedAt = awaitGone("lock:{f7}", Duration.ofSeconds(12));
         Measured.report("F7", "acquire with lost reply failed after " + Measured.millis(0, failedAfter)
                 + " (operation timeout " + OPERATION_TIMEOUT.toMillis() + " ms); the orphan grant was freed "
@@ -74,8 +54,8 @@ class HalfOpenAcquireTests {
             .isLessThan(OPERATION_TIMEOUT.multipliedBy(4));
 
         // heal: the broken connection is reset, the client reconnects
-        this.proxy.pass();
-        this.proxy.resetAll();
+        proxy().pass();
+        proxy().resetAll();
         long healedAt = System.nanoTime();
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
             try (LockLease lease = client.getLock("f7-after").acquire(Duration.ZERO)) {

@@ -7,9 +7,6 @@ import java.util.List;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** F2 and L1: the holder JVM is killed with SIGKILL inside its critical section while other JVMs wait. */
 @DisplayName("F2 holder JVM killed with kill -9")
-class KilledHolderTakeoverTests {
+class KilledHolderTakeoverTests extends SingleServerFaultTest {
 
     private static final String LOCK = "f2";
 
@@ -28,23 +25,8 @@ class KilledHolderTakeoverTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    KilledHolderTakeoverTests() {
+        super(redis);
     }
 
     @Test

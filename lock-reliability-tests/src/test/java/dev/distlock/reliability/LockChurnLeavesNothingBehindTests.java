@@ -16,9 +16,6 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,25 +28,13 @@ import static org.awaitility.Awaitility.await;
  * asynchronous acquisitions and reentry; afterwards no lock key and no renewal task may be left.
  */
 @DisplayName("F4 lock/unlock churn with interrupts and cancellations")
-class LockChurnLeavesNothingBehindTests {
+class LockChurnLeavesNothingBehindTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
+    LockChurnLeavesNothingBehindTests() {
+        super(redis);
     }
 
     @Test

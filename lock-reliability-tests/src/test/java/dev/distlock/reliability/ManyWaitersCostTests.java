@@ -8,9 +8,6 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,7 +21,7 @@ import static org.awaitility.Awaitility.await;
  * (checks may also come from the holder's lease possibly ending).
  */
 @DisplayName("F10 200 waiters on one held lock")
-class ManyWaitersCostTests {
+class ManyWaitersCostTests extends SingleServerFaultTest {
 
     private static final Duration BACKOFF = Duration.ofMillis(500);
 
@@ -33,23 +30,8 @@ class ManyWaitersCostTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    ManyWaitersCostTests() {
+        super(redis);
     }
 
     /**

@@ -6,9 +6,6 @@ import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,30 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is continued and tries its write. Its negative control (fencing off) is in {@link CheckerNegativeControlTests}.
  */
 @DisplayName("F3 holder JVM paused with SIGSTOP for 2x lease")
-class PausedHolderFencingTests {
+class PausedHolderFencingTests extends SingleServerFaultTest {
 
     private static final String LOCK = "f3";
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    PausedHolderFencingTests() {
+        super(redis);
     }
 
     @Test

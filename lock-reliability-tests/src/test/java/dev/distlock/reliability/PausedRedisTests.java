@@ -12,9 +12,7 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,22 +25,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * made.
  */
 @DisplayName("F5 redis-server paused with SIGSTOP for 1.5x lease")
-class PausedRedisTests {
+class PausedRedisTests extends SingleServerFaultTest {
 
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
+    PausedRedisTests() {
+        super(redis);
     }
 
     @AfterEach
@@ -50,7 +41,6 @@ class PausedRedisTests {
         if (redis.server().isPaused()) {
             redis.server().resume();
         }
-        this.clients.close();
     }
 
     @Test

@@ -17,9 +17,6 @@ import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,28 +26,13 @@ import static org.awaitility.Awaitility.await;
 
 /** F12: read/write lock; writers exclude everyone, readers share, and a killed reader JVM's share is freed. */
 @DisplayName("F12 read/write lock, reader JVM killed")
-class ReadWriteLockFaultTests {
+class ReadWriteLockFaultTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final WorkerGroup workers = new WorkerGroup();
-
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.workers.close();
-        this.clients.close();
+    ReadWriteLockFaultTests() {
+        super(redis);
     }
 
     @Test

@@ -12,8 +12,6 @@ import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,17 +30,8 @@ class RedLockContentionTests {
     @RegisterExtension
     final RedisExtension redis = RedisExtension.independent(5);
 
-    private Clients clients;
-
-    @BeforeEach
-    void setUp() {
-        this.clients = new Clients();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     private RedLockClient redLock() {
         List<RedisClient> masters = new ArrayList<>();

@@ -9,8 +9,6 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -21,28 +19,20 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** F13 and S4: reentry to depth 5, and an external DEL of the key at depth 2. */
 @DisplayName("F13 reentry depth 5, external DEL at depth 2")
-class ReentryAfterDeletionTests {
+class ReentryAfterDeletionTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
     private RedisLockClient client;
+
+    ReentryAfterDeletionTests() {
+        super(redis);
+    }
 
     @BeforeEach
     void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
         this.client = this.clients.lockClient(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
     }
 
     @Test

@@ -9,9 +9,6 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,25 +21,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * this test measures what happens and proves what must still hold: tokens increase, the old holder is told.
  */
 @DisplayName("F15 Redis restart without persistence while held")
-class RestartWithoutPersistenceTests {
+class RestartWithoutPersistenceTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
+    RestartWithoutPersistenceTests() {
+        super(redis);
     }
 
     @Test

@@ -6,9 +6,6 @@ import java.util.List;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -18,25 +15,13 @@ import static org.awaitility.Awaitility.await;
 
 /** F14 and L5: the script cache is flushed every 100 ms under load, and the server restarts once. */
 @DisplayName("F14 SCRIPT FLUSH every 100 ms and a restart under load")
-class ScriptCacheLossTests {
+class ScriptCacheLossTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
+    ScriptCacheLossTests() {
+        super(redis);
     }
 
     @Test

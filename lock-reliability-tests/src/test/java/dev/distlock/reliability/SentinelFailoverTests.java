@@ -17,8 +17,6 @@ import dev.distlock.testsupport.RedisSentinelSet;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTopologyExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,17 +41,8 @@ class SentinelFailoverTests {
     @RegisterExtension
     final RedisTopologyExtension<RedisSentinelSet> sentinel = RedisTopologyExtension.sentinel(2);
 
-    private Clients clients;
-
-    @BeforeEach
-    void setUp() {
-        this.clients = new Clients();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     private LockClientOptions.Builder options() {
         return Clients.fastOptions().watchdogLease(LEASE).operationTimeout(Duration.ofSeconds(1));

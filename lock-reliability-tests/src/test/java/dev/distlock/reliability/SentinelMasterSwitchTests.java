@@ -16,8 +16,6 @@ import dev.distlock.testsupport.RedisTopologyExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,17 +44,8 @@ class SentinelMasterSwitchTests {
     @RegisterExtension
     final RedisTopologyExtension<RedisSentinelSet> sentinel = RedisTopologyExtension.sentinel(2);
 
-    private Clients clients;
-
-    @BeforeEach
-    void setUp() {
-        this.clients = new Clients();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     @Test
     void afterSentinelFailoverNoGrantLandsOnTheDemotedMaster() throws Exception {

@@ -8,11 +8,7 @@ import java.util.Optional;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.FaultProxy;
 import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,36 +18,20 @@ import static org.awaitility.Awaitility.await;
 
 /** F6 and S3: a slow network (the proxy adds 200 ms +- 100 ms each way) between the client and Redis. */
 @DisplayName("F6 network delay 200 ms +- 100 ms")
-class SlowNetworkValidityTests {
+class SlowNetworkValidityTests extends SingleServerFaultTest {
 
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private Clients clients;
-
-    private RedisCommands<String, String> raw;
-
-    private FaultProxy proxy;
-
-    @BeforeEach
-    void setUp() {
-        redis.flushAll();
-        this.clients = new Clients();
-        this.raw = this.clients.raw(redis.uri());
-        this.proxy = FaultProxy.start(redis.server());
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        this.clients.close();
-        this.proxy.close();
+    SlowNetworkValidityTests() {
+        super(redis);
     }
 
     @Test
     void reportedValidityNeverExceedsTheServersRemainingTtl() throws Exception {
-        RedisLockClient client = this.clients.lockClient(this.proxy.uri(),
+        RedisLockClient client = this.clients.lockClient(proxy().uri(),
                 Clients.fastOptions().operationTimeout(Duration.ofSeconds(3)).build());
-        this.proxy.delay(Duration.ofMillis(200), Duration.ofMillis(100));
+        proxy().delay(Duration.ofMillis(200), Duration.ofMillis(100));
         List<LockLease> leases = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             leases.add((i % 2 == 0) ? client.getLock("f6-" + i).acquire(Duration.ofSeconds(5))
@@ -93,7 +73,7 @@ class SlowNetworkValidityTests {
         assertThat(violations).as("first: %s", firstViolation).isZero();
         assertThat(samples).isGreaterThan(100);
         assertThat(leases.get(0).isHeld()).as("watchdog keeps a lease under 200+-100 ms delay").isTrue();
-        this.proxy.pass();
+        proxy().pass();
         for (LockLease lease : leases) {
             if (lease.isHeld()) {
                 lease.close();
@@ -103,11 +83,11 @@ class SlowNetworkValidityTests {
 
     @Test
     void aGrantThatArrivesAfterItsValidityIsNotReportedAsAcquired() throws Exception {
-        RedisLockClient client = this.clients.lockClient(this.proxy.uri(),
+        RedisLockClient client = this.clients.lockClient(proxy().uri(),
                 Clients.fastOptions().operationTimeout(Duration.ofSeconds(3)).build());
         client.getLock("f6-warm").acquire(Duration.ZERO).close();
         // 400 ms each way: the grant of a 500 ms lease reaches the client after the lease is over
-        this.proxy.delay(Duration.ofMillis(400), Duration.ZERO);
+        proxy().delay(Duration.ofMillis(400), Duration.ZERO);
         long start = System.nanoTime();
         Optional<LockLease> lease;
         String outcome;
@@ -122,7 +102,7 @@ class SlowNetworkValidityTests {
         }
         Measured.report("F6", "acquire of a 500 ms lease over a 800 ms round trip " + outcome + " after "
                 + Measured.millis(start, System.nanoTime()));
-        this.proxy.pass();
+        proxy().pass();
         assertThat(lease).as("a grant whose validity ended before it arrived must not be reported as acquired: "
                 + outcome).isEmpty();
         await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {

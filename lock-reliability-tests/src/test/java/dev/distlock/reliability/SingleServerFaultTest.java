@@ -1,0 +1,57 @@
+package dev.distlock.reliability;
+
+import dev.distlock.testsupport.FaultProxy;
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The fixture most fault tests share, one real redis-server per test class: before each test the server is flushed and
+ * a fresh {@link Clients} with a raw connection is made; after it, the child JVMs of {@link #workers} are stopped,
+ * every client is closed and then the {@link #proxy()} if one was started (after the subclass's own
+ * {@code @AfterEach}).
+ */
+abstract class SingleServerFaultTest {
+
+    /** Child JVMs the test starts; all stopped after the test. */
+    protected final WorkerGroup workers = new WorkerGroup();
+
+    private final RedisExtension server;
+
+    protected Clients clients;
+
+    protected RedisCommands<String, String> raw;
+
+    private @Nullable FaultProxy proxy;
+
+    /** @param server the subclass's {@code @RegisterExtension} server (a static field, so it is set by now) */
+    protected SingleServerFaultTest(RedisExtension server) {
+        this.server = server;
+    }
+
+    @BeforeEach
+    void startClients() {
+        this.server.flushAll();
+        this.clients = new Clients();
+        this.raw = this.clients.raw(this.server.uri());
+    }
+
+    /** A fault-injecting proxy in front of the server, started on first use and closed after the clients. */
+    protected FaultProxy proxy() {
+        if (this.proxy == null) {
+            this.proxy = FaultProxy.start(this.server.server());
+        }
+        return this.proxy;
+    }
+
+    @AfterEach
+    void stopWorkersAndClients() throws Exception {
+        this.workers.close();
+        this.clients.close();
+        if (this.proxy != null) {
+            this.proxy.close();
+        }
+    }
+}
