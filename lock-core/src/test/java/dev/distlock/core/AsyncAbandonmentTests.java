@@ -8,11 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,32 +24,20 @@ import static org.awaitility.Awaitility.await;
  * <p>The abandoned acquisitions ask for a 60 s lease, so a grant left behind blocks the lock far longer than the 10 s
  * the checks wait: the bounds are generous and still cannot pass by accident.
  */
-class AsyncAbandonmentTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class AsyncAbandonmentTests extends RedisLockTest {
 
     private static final Duration LONG_LEASE = Duration.ofSeconds(60);
 
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
-    private LockClients clients;
-
     private RedisLockClient client;
 
     private RedisLockClient other;
 
-    private RedisCommands<String, String> raw;
-
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.client = this.clients.create();
         this.other = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     static Stream<Arguments> callerCompletions() {

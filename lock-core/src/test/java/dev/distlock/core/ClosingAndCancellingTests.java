@@ -5,11 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,22 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** Every future a client hands out completes, and a cancelled first attempt leaves no place in a queue behind. */
-class ClosingAndCancellingTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
-
-    private RedisCommands<String, String> raw;
+class ClosingAndCancellingTests extends RedisLockTest {
 
     @BeforeEach
-    void setUp(LockClients clients, RedisCommands<String, String> raw) {
-        this.clients = clients;
-        this.raw = raw;
+    void setUp(RedisCommands<String, String> raw) {
     }
 
     @ParameterizedTest

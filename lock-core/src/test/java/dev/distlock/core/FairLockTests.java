@@ -9,37 +9,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class FairLockTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class FairLockTests extends RedisLockTest {
 
     private static final String QUEUE = "lock:{fair}:queue";
 
-    private LockClients clients;
-
-    private RedisCommands<String, String> raw;
-
     private final ExecutorService pool = Executors.newCachedThreadPool();
-
-    @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
-        this.raw = this.clients.raw();
-    }
 
     @AfterEach
     void tearDown() throws Exception {

@@ -3,10 +3,8 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,13 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Fencing tokens come from one counter per lock name, bumped once per grant: the counter keeps its retention while
  * the lock is in use, and a counter that expired (or was lost) starts again above every token issued before.
  */
-class FencingCounterTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class FencingCounterTests extends RedisLockTest {
 
     @Test
     void aCounterThatExpiredStartsAgainAboveEveryEarlierToken(LockClients clients,

@@ -6,11 +6,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,13 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * <p>The reason tells a detected loss (RENEWAL_REFUSED) from the lease merely running out (EXPIRED), so these tests
  * fail without the checks whatever the machine's speed; the time bounds only add the promised latency, generously.
  */
-class FixedLeaseLossTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class FixedLeaseLossTests extends RedisLockTest {
 
     /** Longer than the client's watchdog lease and its tick: only a per-lease check can see the loss in time. */
     private static final Duration FIXED_LEASE = Duration.ofSeconds(6);
@@ -39,20 +30,14 @@ class FixedLeaseLossTests {
     /** A third of the lease, plus a generous allowance for a busy machine; well under the lease itself. */
     private static final Duration DETECTION_BOUND = FIXED_LEASE.dividedBy(3).plusMillis(1500);
 
-    private LockClients clients;
-
     private RedisLockClient client;
 
     private RedisLockClient other;
 
-    private RedisCommands<String, String> raw;
-
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.client = this.clients.create();
         this.other = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     static Stream<Arguments> losses() {

@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -22,30 +21,17 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The queued lock hands a released lock straight to the next live waiter, in arrival order, with no barging. */
-class HandoffTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
-
-    private RedisCommands<String, String> raw;
+class HandoffTests extends RedisLockTest {
 
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp(LockClients clients, RedisCommands<String, String> raw) {
-        this.clients = clients;
-        this.raw = raw;
+    void setUp(RedisCommands<String, String> raw) {
     }
 
     @AfterEach

@@ -4,23 +4,15 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.core.internal.Durations;
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class KeyNamingTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class KeyNamingTests extends RedisLockTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "orders:42", "{orders}", "}x{", "a}b", "{", "}", "заказ:42", "注文{1}", "🔒" })

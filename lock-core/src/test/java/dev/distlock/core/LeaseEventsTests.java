@@ -4,30 +4,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /** {@link RedisLockClient#heldLeases()} and {@link LockEventListener}: what an operator's tools see. */
-class LeaseEventsTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
+class LeaseEventsTests extends RedisLockTest {
 
     private RedisLockClient client;
-
-    private RedisCommands<String, String> raw;
 
     private final List<String> events = new CopyOnWriteArrayList<>();
 

@@ -2,38 +2,23 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /** {@link RedisLockClient#inspect} and owner identity: who holds a lock, how long, which token, who waits. */
-class LockInspectionTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
+class LockInspectionTests extends RedisLockTest {
 
     private RedisLockClient orders;
 
     private RedisLockClient billing;
 
-    private RedisCommands<String, String> raw;
-
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.orders = this.clients.create(options("orders@host-a:1"));
         this.billing = this.clients.create(options("billing@host-b:2"));
-        this.raw = this.clients.raw();
     }
 
     private static LockClientOptions options(String instanceId) {

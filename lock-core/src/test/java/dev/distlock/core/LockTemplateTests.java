@@ -4,34 +4,19 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-class LockTemplateTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
+class LockTemplateTests extends RedisLockTest {
 
     private RedisLockClient client;
 
-    private RedisCommands<String, String> raw;
-
     @BeforeEach
-    void setUp(LockClients clients) throws Exception {
-        this.clients = clients;
+    void setUp() throws Exception {
         this.client = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     @Test

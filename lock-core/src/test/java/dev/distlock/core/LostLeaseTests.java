@@ -4,22 +4,13 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-class LostLeaseTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class LostLeaseTests extends RedisLockTest {
 
     /**
      * One renewal period (a third of the lease) plus room for a round trip and scheduling delays on a busy machine,
@@ -28,17 +19,11 @@ class LostLeaseTests {
     private static final Duration DETECTION_BOUND = LockClients.TEST_WATCHDOG_LEASE.dividedBy(3)
         .plusMillis(900);
 
-    private LockClients clients;
-
     private RedisLockClient client;
 
-    private RedisCommands<String, String> raw;
-
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.client = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     @Test

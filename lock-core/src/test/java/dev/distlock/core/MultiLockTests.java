@@ -9,37 +9,22 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class MultiLockTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
+class MultiLockTests extends RedisLockTest {
 
     private RedisLockClient first;
 
     private RedisLockClient second;
 
-    private RedisCommands<String, String> raw;
-
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.first = this.clients.create();
         this.second = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     @Test

@@ -6,12 +6,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -21,27 +18,15 @@ import static org.awaitility.Awaitility.await;
  * What a thread's earlier hold means for its next acquisition of the same name (pooled threads live on):
  * a fixed lease that ran out never blocks it, closed or not; a lost lease blocks reentry only while it is open.
  */
-class PooledThreadReacquireTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
+class PooledThreadReacquireTests extends RedisLockTest {
 
     private RedisLockClient client;
-
-    private RedisCommands<String, String> raw;
 
     private ExecutorService pooledThread;
 
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.client = this.clients.create();
-        this.raw = this.clients.raw();
         this.pooledThread = Executors.newSingleThreadExecutor();
     }
 

@@ -10,40 +10,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-class ReadWriteLockTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
+class ReadWriteLockTests extends RedisLockTest {
 
     private RedisLockClient first;
 
     private RedisLockClient second;
 
-    private RedisCommands<String, String> raw;
-
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.first = this.clients.create();
         this.second = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     @AfterEach

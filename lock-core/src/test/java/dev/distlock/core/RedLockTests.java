@@ -181,6 +181,14 @@ class RedLockTests {
             CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red-wake"), Duration.ofSeconds(30));
             // Refused once, now waiting (subscribed and registered); on a loaded machine that can take a while.
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.waitingLockCount() == 1);
+            // ... and listening on every node: a subscription counts as made after the node timeout even when a slow
+            // machine has not confirmed it yet, and a release before that would only be seen after the back-off.
+            String channel = "redlock:lock:{red-wake}:released";
+            for (int node = 0; node < this.redis.uris().size(); node++) {
+                RedisCommands<String, String> raw = raw(node);
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> raw.pubsubNumsub(channel).getOrDefault(channel, 0L) >= 1);
+            }
             Thread.sleep(500);
             long released = System.nanoTime();
             held.close();

@@ -5,21 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-class ReentrancyTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class ReentrancyTests extends RedisLockTest {
 
     @Test
     void reentryToDepthThreeKeepsTheTokenAndOnlyTheLastCloseReleases(RedisLockClient client,

@@ -5,32 +5,12 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The hot-path budget: counts commands Redis executed (INFO commandstats), not time. */
-class RoundTripBudgetTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
-
-    private RedisCommands<String, String> raw;
-
-    @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
-        this.raw = this.clients.raw();
-    }
+class RoundTripBudgetTests extends RedisLockTest {
 
     @Test
     void uncontendedAcquireAndReleaseCostTwoCommandsAndReentryOne() throws Exception {

@@ -2,28 +2,12 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ScriptCacheTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
-
-    private LockClients clients;
-
-    @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
-    }
+class ScriptCacheTests extends RedisLockTest {
 
     @Test
     void scriptFlushBetweenEveryCallCausesNoError() throws Exception {

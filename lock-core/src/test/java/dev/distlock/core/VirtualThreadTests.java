@@ -17,13 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,23 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * paths holds a monitor ({@code synchronized}) around I/O or a wait, which would pin the carrier thread on Java 21-23.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class VirtualThreadTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class VirtualThreadTests extends RedisLockTest {
 
     private static final Pattern SYNCHRONIZED = Pattern.compile("\\bsynchronized\\b");
-
-    private LockClients clients;
 
     private RedisLockClient client;
 
     @BeforeEach
-    void setUp(LockClients clients) throws Exception {
-        this.clients = clients;
+    void setUp() throws Exception {
         this.client = this.clients.create();
     }
 

@@ -13,24 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.distlock.testsupport.RedisExtension;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-class WaitingTests {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    @RegisterExtension
-    static final LockClientsExtension lockClients = new LockClientsExtension(redis);
+class WaitingTests extends RedisLockTest {
 
     /** Generous bound for "promptly" that stays stable on a loaded 2-core machine. */
     private static final long PROMPT_MILLIS = 500;
@@ -44,22 +35,16 @@ class WaitingTests {
     /** Back-off of the waiter in the wake-up test: a missed wake-up costs seconds, far above its bound. */
     private static final Duration SLOW_BACKOFF = Duration.ofSeconds(10);
 
-    private LockClients clients;
-
     private RedisLockClient holder;
 
     private RedisLockClient waiter;
 
-    private RedisCommands<String, String> raw;
-
     private final ExecutorService pool = Executors.newCachedThreadPool();
 
     @BeforeEach
-    void setUp(LockClients clients) {
-        this.clients = clients;
+    void setUp() {
         this.holder = this.clients.create();
         this.waiter = this.clients.create();
-        this.raw = this.clients.raw();
     }
 
     @AfterEach
