@@ -58,7 +58,7 @@ public interface LockProtocol {
 
     /**
      * Cleans up after an acquisition whose grant came too late or whose outcome is unknown: releases a possible grant
-     * and leaves any queue, owner-checked. {@link LockEngine#abandon} retries it until the lease could have ended.
+     * and leaves any queue, owner-checked. {@code BackgroundCleanup.abandon} retries it until the lease could have ended.
      */
     CompletableFuture<?> abandon(String owner, long tombstoneMillis);
 
