@@ -30,7 +30,8 @@ public final class LockCommands {
     public LockCommands(RedisGateway gateway, LockClientOptions options, Executor completionExecutor) {
         this.gateway = gateway;
         this.options = options;
-        this.timeouts = new OperationTimeouts(options.operationTimeout().toNanos(), completionExecutor);
+        this.timeouts = new OperationTimeouts(gateway.timer(), options.operationTimeout().toNanos(),
+                completionExecutor);
     }
 
     /** The fencing argument of the acquire scripts: counter retention in ms, or "0" when fencing is off. */

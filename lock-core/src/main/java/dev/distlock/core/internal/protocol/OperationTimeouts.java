@@ -6,10 +6,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
-import io.netty.util.concurrent.DefaultThreadFactory;
 
 /**
  * Fails a Redis call that has not answered within the operation timeout, with a {@link TimeoutException} as
@@ -17,24 +15,22 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  *
  * <p>{@code orTimeout} schedules a task on the JDK's single delay thread and wakes that thread whenever the new task
  * is the earliest pending one, which for calls that do not overlap is every call: a thread switch per Redis call.
- * Netty's hashed wheel (the timer Lettuce itself uses for command timeouts) only adds the timeout to a queue; its one
- * thread looks at the wheel every {@link #TICK_MILLIS} ms, so a timeout fires up to that much late, which does not
- * matter for timeouts of seconds. One wheel serves every client in the JVM (its thread is a daemon and idles when
- * nothing is pending). The timeout is completed on the client's completion executor, never on the wheel's thread, so
- * a dependent stage cannot hold up other clients' timeouts.
+ * The timer here is the Lettuce client's own (its {@code ClientResources} timer, a hashed wheel Lettuce times its
+ * commands with): adding a timeout only queues it, and the wheel's thread looks at it once a tick (100 ms by default),
+ * so a timeout fires up to a tick late, which does not matter for timeouts of seconds. Being the client's, the timer
+ * stops with it: this library starts no thread of its own for it. The timeout is completed on the client's completion
+ * executor, never on the wheel's thread, so a dependent stage cannot hold up Lettuce's own timeouts.
  */
 final class OperationTimeouts {
 
-    static final long TICK_MILLIS = 20;
-
-    private static final Timer WHEEL = new HashedWheelTimer(new DefaultThreadFactory("distlock-timeouts", true),
-            TICK_MILLIS, TimeUnit.MILLISECONDS);
+    private final Timer timer;
 
     private final long timeoutNanos;
 
     private final Executor completionExecutor;
 
-    OperationTimeouts(long timeoutNanos, Executor completionExecutor) {
+    OperationTimeouts(Timer timer, long timeoutNanos, Executor completionExecutor) {
+        this.timer = timer;
         this.timeoutNanos = timeoutNanos;
         this.completionExecutor = completionExecutor;
     }
@@ -44,7 +40,14 @@ final class OperationTimeouts {
         if (reply.isDone()) {
             return reply;
         }
-        Timeout timeout = WHEEL.newTimeout((expired) -> expire(reply), this.timeoutNanos, TimeUnit.NANOSECONDS);
+        Timeout timeout;
+        try {
+            timeout = this.timer.newTimeout((expired) -> expire(reply), this.timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (IllegalStateException | RejectedExecutionException stopped) {
+            // The client's resources were shut down before this client was closed: time it the JDK's way.
+            return reply.orTimeout(this.timeoutNanos, TimeUnit.NANOSECONDS);
+        }
         reply.whenComplete((value, ex) -> timeout.cancel());
         return reply;
     }

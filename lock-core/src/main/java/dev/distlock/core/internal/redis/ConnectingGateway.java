@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import dev.distlock.core.internal.DurationFormat;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.ScriptOutputType;
+import io.netty.util.Timer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,8 @@ final class ConnectingGateway implements RedisGateway {
     private final Supplier<RedisGateway> connect;
 
     private final String target;
+
+    private final Timer timer;
 
     private final Duration maxDelay;
 
@@ -72,9 +75,10 @@ final class ConnectingGateway implements RedisGateway {
      * @param maxDelay longest pause between two attempts
      * @param initialWait how long the constructor waits for the first connection; zero not to wait
      */
-    ConnectingGateway(Supplier<RedisGateway> connect, String target, boolean cluster, Duration maxDelay,
+    ConnectingGateway(Supplier<RedisGateway> connect, String target, boolean cluster, Timer timer, Duration maxDelay,
             Duration initialWait) {
         this.connect = connect;
+        this.timer = timer;
         this.target = target;
         this.maxDelay = maxDelay;
         this.notConnected = ConnectionStatus.notConnectedYet(target, () -> this.lastFailure);
@@ -238,5 +242,10 @@ final class ConnectingGateway implements RedisGateway {
         if (real != null) {
             real.close();
         }
+    }
+
+    @Override
+    public Timer timer() {
+        return this.timer;
     }
 }

@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.Timer;
 
 /**
  * The {@link RedisGateway} over Lettuce, for every deployment: the calls are written once here and the deployment's
@@ -27,11 +28,14 @@ final class LettuceGateway implements RedisGateway {
 
     private final Topology topology;
 
+    private final Timer timer;
+
     /**
      * @param open opens the topology, given the receiver of its messages and the live set of subscribed channels
      * @throws io.lettuce.core.RedisException if the topology cannot connect
      */
-    LettuceGateway(Function<Subscriptions, Topology> open) {
+    LettuceGateway(Function<Subscriptions, Topology> open, Timer timer) {
+        this.timer = timer;
         this.topology = open.apply(new Subscriptions((channel, message) -> this.listener.accept(channel, message),
                 this.channels));
     }
@@ -82,6 +86,11 @@ final class LettuceGateway implements RedisGateway {
     @Override
     public void onMessage(BiConsumer<String, String> listener) {
         this.listener = listener;
+    }
+
+    @Override
+    public Timer timer() {
+        return this.timer;
     }
 
     @Override

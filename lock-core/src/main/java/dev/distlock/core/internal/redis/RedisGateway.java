@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 import io.lettuce.core.ScriptOutputType;
+import io.netty.util.Timer;
 
 /**
  * The few Redis operations the locks need, asynchronous and without blocking the caller. Opened by
@@ -60,6 +61,12 @@ public interface RedisGateway extends AutoCloseable {
     default boolean publishCountsListeners() {
         return true;
     }
+
+    /**
+     * The timer of the Lettuce client's resources (a hashed wheel, the one Lettuce times its own commands with): the
+     * locks time their calls on it too, so no thread of this library outlives the client.
+     */
+    Timer timer();
 
     /** Whether the command connection is up and where it goes, for failing fast and health checks. */
     default ConnectionStatus connectionStatus() {

@@ -23,7 +23,7 @@ public final class RedisGateways {
      */
     public static RedisGateway open(RedisClient client, boolean replicaAcks) {
         return new LettuceGateway((subscriptions) -> new MasterTopology(client, SentinelUris.of(client).orElse(null),
-                replicaAcks, subscriptions));
+                replicaAcks, subscriptions), client.getResources().timer());
     }
 
     /**
@@ -32,7 +32,8 @@ public final class RedisGateways {
      * @throws io.lettuce.core.RedisException if the cluster cannot be reached or refuses the credentials
      */
     public static RedisGateway open(RedisClusterClient client) {
-        return new LettuceGateway((subscriptions) -> new ClusterTopology(client, subscriptions.messages()));
+        return new LettuceGateway((subscriptions) -> new ClusterTopology(client, subscriptions.messages()),
+                client.getResources().timer());
     }
 
     /**
@@ -44,12 +45,13 @@ public final class RedisGateways {
      */
     public static RedisGateway openInBackground(RedisClient client, boolean replicaAcks, Duration maxDelay,
             Duration initialWait) {
-        return new ConnectingGateway(() -> open(client, replicaAcks), ClientTargets.describe(client), false, maxDelay,
-                initialWait);
+        return new ConnectingGateway(() -> open(client, replicaAcks), ClientTargets.describe(client), false,
+                client.getResources().timer(), maxDelay, initialWait);
     }
 
     /** Like {@link #open(RedisClusterClient)}, connecting in the background; see {@link #openInBackground}. */
     public static RedisGateway openInBackground(RedisClusterClient client, Duration maxDelay, Duration initialWait) {
-        return new ConnectingGateway(() -> open(client), ClientTargets.describe(client), true, maxDelay, initialWait);
+        return new ConnectingGateway(() -> open(client), ClientTargets.describe(client), true,
+                client.getResources().timer(), maxDelay, initialWait);
     }
 }

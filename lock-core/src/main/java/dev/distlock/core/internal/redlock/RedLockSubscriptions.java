@@ -12,6 +12,7 @@ import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
+import io.netty.util.Timer;
 
 /**
  * The gateway a RedLock client's engine waits through: it subscribes to an unlock channel on every node, so a release
@@ -44,6 +45,11 @@ final class RedLockSubscriptions implements RedisGateway {
     public <T> CompletableFuture<Acknowledged<T>> evalAcknowledged(LuaScript script, ScriptOutputType type,
             String[] keys, int replicas, long timeoutMillis, String... args) {
         throw new UnsupportedOperationException("RedLock does not wait for replicas: its nodes are independent masters");
+    }
+
+    @Override
+    public Timer timer() {
+        return this.nodes.get(0).timer();
     }
 
     @Override
