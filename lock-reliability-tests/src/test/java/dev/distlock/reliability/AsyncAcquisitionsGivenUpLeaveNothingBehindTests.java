@@ -127,7 +127,8 @@ class AsyncAcquisitionsGivenUpLeaveNothingBehindTests extends SingleServerFaultT
         long total = outcomes.values().stream().mapToLong(AtomicLong::get).sum();
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(tested.activeLeaseCount()).as("renewal tasks of the tested client").isZero();
+            assertThat(tested.activeLeaseCount()).as(() -> "renewal tasks of the tested client: " + tested.heldLeases())
+                .isZero();
             assertThat(tested.waitingLockCount()).as("wait rooms of the tested client").isZero();
             assertThat(contender.activeLeaseCount() + contender.waitingLockCount()).as("contender's").isZero();
             assertThat(Quiesce.leftoverLockKeys(this.raw)).as("lock keys and queues").isEmpty();

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.Lock;
 
 import dev.distlock.core.LockLease;
@@ -32,11 +31,8 @@ public final class MultiLock implements RedisLock {
 
     private final String name;
 
-    private final Executor releaseExecutor;
-
-    private MultiLock(List<ProtocolLock> locks, Executor releaseExecutor) {
+    private MultiLock(List<ProtocolLock> locks) {
         this.locks = locks;
-        this.releaseExecutor = releaseExecutor;
         this.name = String.join(",", locks.stream().map(ProtocolLock::name).toList());
     }
 
@@ -57,7 +53,7 @@ public final class MultiLock implements RedisLock {
             .sorted(java.util.Map.Entry.comparingByKey(Comparator.naturalOrder()))
             .map((entry) -> ProtocolLock.reentrant(engine, entry.getValue()))
             .toList();
-        return new MultiLock(ordered, engine.completionExecutor());
+        return new MultiLock(ordered);
     }
 
     @Override
@@ -123,7 +119,7 @@ public final class MultiLock implements RedisLock {
 
     private CompletionStage<LockLease> acquireAllAsync(Duration waitTime, @Nullable Duration leaseTime) {
         Durations.requireNonNegative("waitTime", waitTime);
-        return new AsyncMultiAcquisition(this.name, this.locks, waitTime, leaseTime, this.releaseExecutor).start();
+        return new AsyncMultiAcquisition(this.name, this.locks, waitTime, leaseTime).start();
     }
 
     @Override

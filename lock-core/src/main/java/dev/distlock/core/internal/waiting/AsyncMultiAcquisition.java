@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.core.LockLease;
@@ -37,8 +36,6 @@ public final class AsyncMultiAcquisition {
 
     private final long deadlineNanos;
 
-    private final Executor releaseExecutor;
-
     private final CompletableFuture<LockLease> result = new CompletableFuture<>();
 
     private final ReentrantLock guard = new ReentrantLock();
@@ -52,13 +49,12 @@ public final class AsyncMultiAcquisition {
 
     private @Nullable MultiLease granted;
 
-    public AsyncMultiAcquisition(String name, List<ProtocolLock> locks, Duration waitTime, @Nullable Duration leaseTime,
-            Executor releaseExecutor) {
+    public AsyncMultiAcquisition(String name, List<ProtocolLock> locks, Duration waitTime,
+            @Nullable Duration leaseTime) {
         this.name = name;
         this.locks = locks;
         this.leaseTime = leaseTime;
         this.deadlineNanos = System.nanoTime() + Durations.saturatedNanos(waitTime);
-        this.releaseExecutor = releaseExecutor;
     }
 
     public CompletableFuture<LockLease> start() {
@@ -157,19 +153,18 @@ public final class AsyncMultiAcquisition {
         releaseLater(toRelease);
     }
 
-    /** Releases off the completing thread: it may be the caller's or the JDK's timeout thread, and release blocks. */
+    /**
+     * Releases without blocking: the completing thread may be the caller's, a timer's or a pool's, and a release that
+     * waited for Redis there could hold up the very completions it waits for.
+     */
     private void releaseLater(List<LockLease> leases) {
-        if (leases.isEmpty()) {
-            return;
+        for (LockLease lease : leases) {
+            lease.closeAsync().whenComplete((ignored, ex) -> {
+                if (ex != null) {
+                    logger.warn("Releasing lock '{}' taken by an abandoned acquisition of multi-lock '{}' failed: {}",
+                            lease.name(), this.name, ex.toString());
+                }
+            });
         }
-        this.releaseExecutor.execute(() -> {
-            try {
-                MultiLease.closeAll(leases);
-            }
-            catch (RuntimeException ex) {
-                logger.warn("Releasing the locks taken by an abandoned acquisition of multi-lock '{}' failed: {}",
-                        this.name, ex.toString());
-            }
-        });
     }
 }
