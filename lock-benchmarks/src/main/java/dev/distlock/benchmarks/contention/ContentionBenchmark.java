@@ -117,7 +117,8 @@ public final class ContentionBenchmark {
     }
 
     private List<UncontendedResult> uncontended() throws InterruptedException {
-        List<LockSubject> subjects = List.of(PollingLettuceLock.SUBJECT, DistlockClient.REENTRANT);
+        List<LockSubject> subjects = List.of(PollingLettuceLock.SUBJECT, ScriptFloorLock.SUBJECT,
+                DistlockClient.REENTRANT);
         Map<LockSubject, LockClient> shared = new LinkedHashMap<>();
         List<UncontendedResult> results = new ArrayList<>();
         try {

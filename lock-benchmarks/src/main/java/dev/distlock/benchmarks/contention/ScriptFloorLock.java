@@ -1,0 +1,120 @@
+package dev.distlock.benchmarks.contention;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The floor under distlock's uncontended cycle: the same Redis commands its scripts run when nobody waits, from a
+ * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue), {@code SET NX PX GET} and
+ * {@code INCR} of the fencing counter; release is one {@code EVALSHA} running {@code GET} (owner check), {@code LPOP}
+ * (anyone to hand over to?) and {@code DEL}. No lease tracking, watchdog, timeouts, futures or reentrancy, and it
+ * never waits: used only in the uncontended scenario.
+ *
+ * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, fencing, owner
+ * check, no barging) whatever the client does; distlock's ratio to it is what the client side costs on top.
+ */
+final class ScriptFloorLock implements LockClient {
+
+    static final LockSubject SUBJECT = new LockSubject() {
+        @Override
+        public String label() {
+            return "script floor";
+        }
+
+        @Override
+        public boolean baseline() {
+            return false;
+        }
+
+        @Override
+        public LockClient open(RedisURI uri) {
+            return new ScriptFloorLock(uri);
+        }
+    };
+
+    private static final String ACQUIRE = """
+            local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
+            if found >= 2 then return {0, -1} end
+            local holder = redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2], 'get')
+            if holder or found > 0 then return {0, -1} end
+            local token = redis.call('incr', KEYS[2])
+            if token < 1e12 then
+                local t = redis.call('time')
+                token = math.max(token, tonumber(t[1]) * 1000000 + tonumber(t[2]))
+                redis.call('set', KEYS[2], string.format('%.0f', token), 'px', ARGV[3])
+            end
+            return {1, string.format('%.0f', token)}
+            """;
+
+    private static final String RELEASE = """
+            if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+            if redis.call('lpop', KEYS[2]) then return -1 end
+            return redis.call('del', KEYS[1])
+            """;
+
+    private static final String LEASE_MILLIS = "30000";
+
+    private static final String FENCE_RETENTION_MILLIS = Long.toString(TimeUnit.DAYS.toMillis(7));
+
+    private final RedisClient client;
+
+    private final StatefulRedisConnection<String, String> connection;
+
+    private final RedisCommands<String, String> commands;
+
+    private final String acquireSha;
+
+    private final String releaseSha;
+
+    private final String tokenPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + ":";
+
+    private final AtomicLong tokens = new AtomicLong();
+
+    private ScriptFloorLock(RedisURI uri) {
+        this.client = RedisClient.create(uri);
+        this.connection = this.client.connect();
+        this.commands = this.connection.sync();
+        this.acquireSha = this.commands.scriptLoad(ACQUIRE);
+        this.releaseSha = this.commands.scriptLoad(RELEASE);
+    }
+
+    @Override
+    public @Nullable Held tryAcquire(String key, Duration wait) {
+        String token = this.tokenPrefix + this.tokens.incrementAndGet();
+        String lock = "floor:{" + key + "}";
+        List<Object> reply = run(this.acquireSha, ACQUIRE, ScriptOutputType.MULTI,
+                new String[] { lock, lock + ":fence", lock + ":queue", lock + ":tomb:" + token }, token, LEASE_MILLIS,
+                FENCE_RETENTION_MILLIS);
+        if (((Long) reply.get(0)) != 1L) {
+            return null;
+        }
+        return () -> run(this.releaseSha, RELEASE, ScriptOutputType.INTEGER,
+                new String[] { lock, lock + ":queue" }, token);
+    }
+
+    private <T> T run(String sha, String script, ScriptOutputType type, String[] keys, String... args) {
+        try {
+            return this.commands.evalsha(sha, type, keys, args);
+        }
+        catch (RedisNoScriptException ex) {
+            return this.commands.eval(script, type, keys, args);
+        }
+    }
+
+    @Override
+    public void close() {
+        this.connection.close();
+        this.client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+}
