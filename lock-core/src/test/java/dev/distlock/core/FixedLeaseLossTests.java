@@ -30,13 +30,11 @@ class FixedLeaseLossTests extends RedisLockTest {
     /** A third of the lease, plus a generous allowance for a busy machine; well under the lease itself. */
     private static final Duration DETECTION_BOUND = FIXED_LEASE.dividedBy(3).plusMillis(1500);
 
-    private RedisLockClient client;
-
+    /** A second client, the one that damages the lock in {@link #losses()}. */
     private RedisLockClient other;
 
     @BeforeEach
     void setUp() {
-        this.client = this.clients.create();
         this.other = this.clients.create();
     }
 
@@ -54,9 +52,9 @@ class FixedLeaseLossTests extends RedisLockTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("losses")
-    void aFixedLeaseLearnsOfItsLossWithinAThirdOfItsLease(String how, Consumer<FixedLeaseLossTests> damage)
-            throws Exception {
-        LockLease lease = this.client.getLock("fixed").acquire(Duration.ZERO, FIXED_LEASE);
+    void aFixedLeaseLearnsOfItsLossWithinAThirdOfItsLease(String how, Consumer<FixedLeaseLossTests> damage,
+            RedisLockClient client) throws Exception {
+        LockLease lease = client.getLock("fixed").acquire(Duration.ZERO, FIXED_LEASE);
         CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
         lease.addLossListener(lost::complete);
 
@@ -94,10 +92,10 @@ class FixedLeaseLossTests extends RedisLockTest {
     }
 
     @Test
-    void checksNeverExtendAFixedLeaseAndStayFew() throws Exception {
+    void checksNeverExtendAFixedLeaseAndStayFew(RedisLockClient client) throws Exception {
         Duration lease = Duration.ofMillis(1800);
         long callsBefore = scriptCalls();
-        LockLease held = this.client.getLock("fixed").acquire(Duration.ZERO, lease);
+        LockLease held = client.getLock("fixed").acquire(Duration.ZERO, lease);
         CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
         held.addLossListener(lost::complete);
         long lastPttl = Long.MAX_VALUE;

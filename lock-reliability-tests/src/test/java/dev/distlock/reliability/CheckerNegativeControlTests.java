@@ -6,9 +6,7 @@ import java.util.List;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,13 +15,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checkers as the fault tests, must be flagged by both the overlap checker and the fenced counter.
  */
 class CheckerNegativeControlTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    CheckerNegativeControlTests() {
-        super(redis);
-    }
 
     @Test
     void readModifyWritesWithoutTheLockAreFlaggedByBothCheckers() {

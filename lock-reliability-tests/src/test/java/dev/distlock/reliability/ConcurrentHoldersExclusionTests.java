@@ -6,10 +6,8 @@ import java.util.List;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,13 +16,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConcurrentHoldersExclusionTests extends SingleServerFaultTest {
 
     private static final List<String> LOCKS = List.of("f1-a", "f1-b", "f1-c");
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    ConcurrentHoldersExclusionTests() {
-        super(redis);
-    }
 
     @Test
     void sectionsNeverOverlapAndTheFencedCounterIsExact() {

@@ -11,10 +11,8 @@ import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -24,13 +22,6 @@ import static org.awaitility.Awaitility.await;
 class ConnectionResetTests extends SingleServerFaultTest {
 
     private static final List<String> LOCKS = List.of("f8-a", "f8-b");
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    ConnectionResetTests() {
-        super(redis);
-    }
 
     @Test
     void noOverlapWaitersKeepProgressingAndTheWatchdogRecovers() throws Exception {

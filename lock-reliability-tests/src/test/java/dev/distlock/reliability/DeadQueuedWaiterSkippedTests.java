@@ -8,10 +8,8 @@ import java.util.Map;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -41,13 +39,6 @@ class DeadQueuedWaiterSkippedTests extends SingleServerFaultTest {
 
     /** Release to the next live waiter's grant; a check by the waiter itself could come no sooner than 8 s. */
     private static final Duration PROMPT = Duration.ofMillis(1500);
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    DeadQueuedWaiterSkippedTests() {
-        super(redis);
-    }
 
     @ParameterizedTest
     @EnumSource(QueuedKind.class)

@@ -7,10 +7,8 @@ import java.util.List;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -20,13 +18,6 @@ import static org.awaitility.Awaitility.await;
 class FairLockQueueTests extends SingleServerFaultTest {
 
     private static final Duration BACKOFF = Duration.ofMillis(300);
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    FairLockQueueTests() {
-        super(redis);
-    }
 
     @Test
     void liveWaitersAcquireInArrivalOrderAndDeadOnesAreSkipped() throws Exception {

@@ -12,10 +12,8 @@ import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -23,13 +21,6 @@ import static org.awaitility.Awaitility.await;
 /** F16 and S5: FLUSHALL in the middle of a run. */
 @DisplayName("F16 FLUSHALL mid-run")
 class FlushAllTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    FlushAllTests() {
-        super(redis);
-    }
 
     @Test
     void holdersAreLostAtTheNextRenewalAndLaterTokensAreLargerThanAllEarlierOnes() throws Exception {

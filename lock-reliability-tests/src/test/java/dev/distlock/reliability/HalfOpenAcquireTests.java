@@ -5,10 +5,8 @@ import java.time.Duration;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -24,13 +22,6 @@ class HalfOpenAcquireTests extends SingleServerFaultTest {
     private static final Duration LEASE = Duration.ofSeconds(10);
 
     private static final Duration OPERATION_TIMEOUT = Duration.ofMillis(500);
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    HalfOpenAcquireTests() {
-        super(redis);
-    }
 
     @Test
     void theUnknownGrantIsFreedLongBeforeItsLeaseEndsAndNeverReplayed() throws Exception {

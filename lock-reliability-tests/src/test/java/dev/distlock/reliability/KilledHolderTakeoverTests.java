@@ -6,10 +6,8 @@ import java.util.List;
 
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,13 +19,6 @@ class KilledHolderTakeoverTests extends SingleServerFaultTest {
 
     /** Back-off bound of the workers (their default). */
     private static final Duration BACKOFF = Duration.ofMillis(500);
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    KilledHolderTakeoverTests() {
-        super(redis);
-    }
 
     @Test
     void exactlyOneWaiterTakesOverWithinLeasePlusBackoff() throws Exception {

@@ -15,10 +15,8 @@ import dev.distlock.core.LockInterruptedException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,13 +27,6 @@ import static org.awaitility.Awaitility.await;
  */
 @DisplayName("F4 lock/unlock churn with interrupts and cancellations")
 class LockChurnLeavesNothingBehindTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    LockChurnLeavesNothingBehindTests() {
-        super(redis);
-    }
 
     @Test
     void noKeysAndNoRenewalsSurviveTheChurn() throws Exception {

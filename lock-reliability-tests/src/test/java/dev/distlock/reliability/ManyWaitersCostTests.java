@@ -7,10 +7,8 @@ import java.util.regex.Pattern;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,13 +24,6 @@ class ManyWaitersCostTests extends SingleServerFaultTest {
     private static final Duration BACKOFF = Duration.ofMillis(500);
 
     private static final int WAITERS = 200;
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    ManyWaitersCostTests() {
-        super(redis);
-    }
 
     /**
      * The holder's lease is long (30 s), so every check a waiter makes comes from its back-off: the cost of the queue

@@ -5,10 +5,8 @@ import java.time.Duration;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,13 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PausedHolderFencingTests extends SingleServerFaultTest {
 
     private static final String LOCK = "f3";
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    PausedHolderFencingTests() {
-        super(redis);
-    }
 
     @Test
     void newHolderHasALargerTokenAndThePausedHoldersFencedWriteIsRejected() {

@@ -11,11 +11,9 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,13 +26,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PausedRedisTests extends SingleServerFaultTest {
 
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    PausedRedisTests() {
-        super(redis);
-    }
 
     @AfterEach
     void tearDown() throws Exception {

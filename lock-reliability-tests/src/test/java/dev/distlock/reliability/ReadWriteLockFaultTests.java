@@ -16,10 +16,8 @@ import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.History;
 import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.LockEvent;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,13 +25,6 @@ import static org.awaitility.Awaitility.await;
 /** F12: read/write lock; writers exclude everyone, readers share, and a killed reader JVM's share is freed. */
 @DisplayName("F12 read/write lock, reader JVM killed")
 class ReadWriteLockFaultTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    ReadWriteLockFaultTests() {
-        super(redis);
-    }
 
     @Test
     void aKilledReadersShareIsFreedWithinItsLease() throws Exception {

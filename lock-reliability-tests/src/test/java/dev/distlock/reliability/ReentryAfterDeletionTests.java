@@ -8,11 +8,9 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -21,14 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @DisplayName("F13 reentry depth 5, external DEL at depth 2")
 class ReentryAfterDeletionTests extends SingleServerFaultTest {
 
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
     private RedisLockClient client;
-
-    ReentryAfterDeletionTests() {
-        super(redis);
-    }
 
     @BeforeEach
     void setUp() {

@@ -8,10 +8,8 @@ import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -22,13 +20,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @DisplayName("F15 Redis restart without persistence while held")
 class RestartWithoutPersistenceTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    RestartWithoutPersistenceTests() {
-        super(redis);
-    }
 
     @Test
     void theGrantIsForgottenButTokensStillIncreaseAndTheOldHolderIsTold() throws Exception {

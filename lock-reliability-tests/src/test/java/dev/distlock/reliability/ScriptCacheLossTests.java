@@ -5,10 +5,8 @@ import java.util.List;
 
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.History;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -16,13 +14,6 @@ import static org.awaitility.Awaitility.await;
 /** F14 and L5: the script cache is flushed every 100 ms under load, and the server restarts once. */
 @DisplayName("F14 SCRIPT FLUSH every 100 ms and a restart under load")
 class ScriptCacheLossTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    ScriptCacheLossTests() {
-        super(redis);
-    }
 
     @Test
     void noOperationFailsWithNoscript() throws Exception {

@@ -6,14 +6,19 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The fixture most fault tests share, one real redis-server per test class: before each test the server is flushed and
- * a fresh {@link Clients} with a raw connection is made; after it, the child JVMs of {@link #workers} are stopped,
- * every client is closed and then the {@link #proxy()} if one was started (after the subclass's own
- * {@code @AfterEach}).
+ * The fixture most fault tests share, one real redis-server per test class ({@link #redis}): before each test the
+ * server is flushed and a fresh {@link Clients} with a raw connection is made; after it, the child JVMs of
+ * {@link #workers} are stopped, every client is closed and then the {@link #proxy()} if one was started (after the
+ * subclass's own {@code @AfterEach}).
  */
 abstract class SingleServerFaultTest {
+
+    /** The server of the running test class: started before its first test, stopped after its last. */
+    @RegisterExtension
+    protected static final RedisExtension redis = RedisExtension.single();
 
     /** Child JVMs the test starts; all stopped after the test. */
     protected final WorkerGroup workers = new WorkerGroup();
@@ -26,7 +31,16 @@ abstract class SingleServerFaultTest {
 
     private @Nullable FaultProxy proxy;
 
-    /** @param server the subclass's {@code @RegisterExtension} server (a static field, so it is set by now) */
+    /** A test on {@link #redis}. */
+    protected SingleServerFaultTest() {
+        this(redis);
+    }
+
+    /**
+     * A test on a server the subclass registers itself; {@link #redis} is started for its class too, unused.
+     *
+     * @param server the subclass's {@code @RegisterExtension} server (a static field, so it is set by now)
+     */
     protected SingleServerFaultTest(RedisExtension server) {
         this.server = server;
     }

@@ -8,10 +8,8 @@ import java.util.Optional;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -19,13 +17,6 @@ import static org.awaitility.Awaitility.await;
 /** F6 and S3: a slow network (the proxy adds 200 ms +- 100 ms each way) between the client and Redis. */
 @DisplayName("F6 network delay 200 ms +- 100 ms")
 class SlowNetworkValidityTests extends SingleServerFaultTest {
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    SlowNetworkValidityTests() {
-        super(redis);
-    }
 
     @Test
     void reportedValidityNeverExceedsTheServersRemainingTtl() throws Exception {

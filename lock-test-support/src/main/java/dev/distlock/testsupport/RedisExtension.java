@@ -10,11 +10,6 @@ import java.util.stream.Collectors;
 import io.lettuce.core.RedisURI;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit Jupiter extension that gives a test class real redis-server processes.
@@ -43,8 +38,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>Over 300 lines on purpose: one lifecycle (class or test scope, external Redis, replicas) behind three factory
  * families and their accessors.
  */
-public final class RedisExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        AfterEachCallback {
+public final class RedisExtension extends ScopedExtension<RuntimeException> {
 
     /** Environment variable with the URI of an external Redis for {@link #single()} (e.g. on CI). */
     public static final String EXTERNAL_URI_ENV = "DISTLOCK_TEST_REDIS_URI";
@@ -60,7 +54,6 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
 
     private volatile @Nullable List<RedisServer> servers;
     private volatile @Nullable RedisReplicaSet replicaSet;
-    private volatile @Nullable String startedBy;
     private volatile boolean running;
 
     private RedisExtension(Kind kind, int count, RedisServerOptions options, @Nullable String externalUri) {
@@ -140,29 +133,7 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) {
-        startIfNeeded(context);
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        stopIfStartedBy(context);
-    }
-
-    @Override
-    public void beforeEach(ExtensionContext context) {
-        startIfNeeded(context); // only starts for instance fields, where beforeAll is never called
-    }
-
-    @Override
-    public void afterEach(ExtensionContext context) {
-        stopIfStartedBy(context);
-    }
-
-    private synchronized void startIfNeeded(ExtensionContext context) {
-        if (running) {
-            return;
-        }
+    void start() {
         if (externalUri == null) {
             switch (kind) {
                 case SINGLE -> servers = List.of(RedisServer.start(options));
@@ -177,20 +148,16 @@ public final class RedisExtension implements BeforeAllCallback, AfterAllCallback
                 }
             }
         }
-        startedBy = context.getUniqueId();
         running = true;
     }
 
-    private synchronized void stopIfStartedBy(ExtensionContext context) {
-        if (!running || !context.getUniqueId().equals(startedBy)) {
-            return;
-        }
+    @Override
+    void stop() {
         List<RedisServer> toStop = servers;
         RedisReplicaSet set = replicaSet;
         running = false;
         servers = null;
         replicaSet = null;
-        startedBy = null;
         if (set != null) {
             set.close(); // replicas first, then the master
         } else if (toStop != null) {

@@ -3,11 +3,6 @@ package dev.distlock.testsupport;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit Jupiter extension that starts a multi-process topology (Sentinel, Cluster) around a test class or test.
@@ -23,13 +18,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * @param <T> the topology type
  */
-public final class RedisTopologyExtension<T extends AutoCloseable> implements BeforeAllCallback, AfterAllCallback,
-        BeforeEachCallback, AfterEachCallback {
+public final class RedisTopologyExtension<T extends AutoCloseable> extends ScopedExtension<Exception> {
 
     private final String description;
     private final Supplier<T> starter;
     private volatile @Nullable T running;
-    private volatile @Nullable String startedBy;
 
     private RedisTopologyExtension(String description, Supplier<T> starter) {
         this.description = description;
@@ -67,37 +60,15 @@ public final class RedisTopologyExtension<T extends AutoCloseable> implements Be
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) {
-        start(context);
+    void start() {
+        running = starter.get();
     }
 
     @Override
-    public void beforeEach(ExtensionContext context) {
-        start(context);
-    }
-
-    @Override
-    public void afterEach(ExtensionContext context) throws Exception {
-        stop(context);
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) throws Exception {
-        stop(context);
-    }
-
-    private synchronized void start(ExtensionContext context) {
-        if (running == null) {
-            running = starter.get();
-            startedBy = context.getUniqueId();
-        }
-    }
-
-    private synchronized void stop(ExtensionContext context) throws Exception {
+    void stop() throws Exception {
         T current = running;
-        if (current != null && context.getUniqueId().equals(startedBy)) {
-            running = null;
-            startedBy = null;
+        running = null;
+        if (current != null) {
             current.close();
         }
     }

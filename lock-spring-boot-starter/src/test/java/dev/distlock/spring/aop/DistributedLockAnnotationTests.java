@@ -7,9 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -30,12 +27,11 @@ import dev.distlock.spring.aop.LockedServices.OuterLedgerService;
 import dev.distlock.spring.aop.LockedServices.OuterService;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -60,7 +56,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @SuppressWarnings("try") // leases held open only to keep a lock busy
 class DistributedLockAnnotationTests {
 
-    private static ExecutorService executor;
+    @RegisterExtension
+    static final TestThreads executor = new TestThreads(4);
 
     @Autowired
     private OrderService orders;
@@ -86,17 +83,6 @@ class DistributedLockAnnotationTests {
     @DynamicPropertySource
     static void redisProperties(DynamicPropertyRegistry registry) {
         RedisForSpring.register(registry);
-    }
-
-    @BeforeAll
-    static void startExecutor() {
-        executor = Executors.newFixedThreadPool(4);
-    }
-
-    @AfterAll
-    static void stopExecutor() throws InterruptedException {
-        executor.shutdownNow();
-        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @BeforeEach
@@ -145,7 +131,7 @@ class DistributedLockAnnotationTests {
     void busyLockThrowsNamingTheLockAndTheWait() {
         try (LockLease held = this.lockTemplate.acquire("busy:t1")) {
             assertThatExceptionOfType(LockNotAcquiredException.class)
-                .isThrownBy(() -> onOtherThread(() -> this.orders.throwing("t1")))
+                .isThrownBy(() -> executor.call(() -> this.orders.throwing("t1")))
                 .satisfies((ex) -> {
                     assertThat(ex.lockName()).isEqualTo("busy:t1");
                     assertThat(ex.waitTime()).isZero();
@@ -153,46 +139,46 @@ class DistributedLockAnnotationTests {
                 });
         }
         assertThat(this.orders.bodyCalls()).hasValue(0);
-        assertThat(onOtherThread(() -> this.orders.throwing("t1"))).isEqualTo("ran");
+        assertThat(executor.call(() -> this.orders.throwing("t1"))).isEqualTo("ran");
     }
 
     @Test
     void busyLockSkipsWithAnEmptyResult() throws Exception {
         try (LockLease held = this.lockTemplate.acquire("busy:s1")) {
-            assertThat(onOtherThread(() -> this.orders.skipping("s1"))).isNull();
-            assertThat(onOtherThread(() -> this.orders.skippingOptional("s1"))).isEqualTo(Optional.empty());
-            assertThat(onOtherThread(() -> {
+            assertThat(executor.call(() -> this.orders.skipping("s1"))).isNull();
+            assertThat(executor.call(() -> this.orders.skippingOptional("s1"))).isEqualTo(Optional.empty());
+            assertThat(executor.call(() -> {
                 this.orders.skippingVoid("s1");
                 return "returned";
             })).isEqualTo("returned");
         }
         assertThat(this.orders.bodyCalls()).hasValue(0);
-        assertThat(onOtherThread(() -> this.orders.skippingOptional("s1"))).contains("ran");
+        assertThat(executor.call(() -> this.orders.skippingOptional("s1"))).contains("ran");
     }
 
     @Test
     void busyLockCallsTheFallback() throws Exception {
         try (LockLease held = this.lockTemplate.acquire("busy:f1")) {
-            assertThat(onOtherThread(() -> this.orders.withFallback("f1")))
+            assertThat(executor.call(() -> this.orders.withFallback("f1")))
                 .isEqualTo("fallback for f1 (busy:f1, waited PT0S)");
-            assertThat(onOtherThread(() -> this.orders.withPlainFallback("f1"))).isEqualTo(-1);
+            assertThat(executor.call(() -> this.orders.withPlainFallback("f1"))).isEqualTo(-1);
         }
         assertThat(this.orders.bodyCalls()).hasValue(0);
-        assertThat(onOtherThread(() -> this.orders.withFallback("f1"))).isEqualTo("ran");
+        assertThat(executor.call(() -> this.orders.withFallback("f1"))).isEqualTo("ran");
     }
 
     @Test
     void waitTimePlaceholderIsResolved() {
         try (LockLease held = this.lockTemplate.acquire("busy:p1")) {
             assertThatExceptionOfType(LockNotAcquiredException.class)
-                .isThrownBy(() -> onOtherThread(() -> this.orders.placeholderWait("p1")))
+                .isThrownBy(() -> executor.call(() -> this.orders.placeholderWait("p1")))
                 .satisfies((ex) -> assertThat(ex.waitTime()).isEqualTo(Duration.ofMillis(150)));
         }
     }
 
     @Test
     void nestedCallWithTheSameKeyReenters() throws Exception {
-        Nested nested = onOtherThread(() -> this.outer.outer("n1"));
+        Nested nested = executor.call(() -> this.outer.outer("n1"));
         assertThat(nested.innerName()).isEqualTo("nested:n1");
         assertThat(nested.innerToken()).isEqualTo(nested.outerToken());
         assertThat(nested.outerLeaseRestored()).isTrue();
@@ -275,21 +261,6 @@ class DistributedLockAnnotationTests {
                 Integer.class))
             .isZero();
         assertThat(this.lockClient.getLock("ledger:acct-lost").isLocked()).isFalse();
-    }
-
-    private static <T> T onOtherThread(Callable<T> call) {
-        try {
-            return executor.submit(call).get(20, TimeUnit.SECONDS);
-        }
-        catch (ExecutionException ex) {
-            if (ex.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(ex.getCause());
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     /** Calls per command that a lock attempt would send (scripts, plain key commands), from INFO commandstats. */

@@ -5,12 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -27,11 +23,10 @@ import dev.distlock.spring.aop.TypedLockServices.Queue;
 import dev.distlock.spring.aop.TypedLockServices.Reentry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -54,7 +49,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @SuppressWarnings("try") // leases held open only to keep a lock busy
 class LockTypeAnnotationTests {
 
-    private static ExecutorService executor;
+    @RegisterExtension
+    static final TestThreads executor = new TestThreads(6);
 
     @Autowired
     private Documents documents;
@@ -77,17 +73,6 @@ class LockTypeAnnotationTests {
     @DynamicPropertySource
     static void redisProperties(DynamicPropertyRegistry registry) {
         RedisForSpring.register(registry);
-    }
-
-    @BeforeAll
-    static void startExecutor() {
-        executor = Executors.newFixedThreadPool(6);
-    }
-
-    @AfterAll
-    static void stopExecutor() throws InterruptedException {
-        executor.shutdownNow();
-        assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
@@ -189,10 +174,10 @@ class LockTypeAnnotationTests {
     void multiKeyLockIsAllOrNothing() {
         try (LockLease busy = this.lockTemplate.acquire("account:b2")) {
             assertThatExceptionOfType(LockNotAcquiredException.class)
-                .isThrownBy(() -> onOtherThread(() -> this.accounts.transferOnce("a2", "b2")));
+                .isThrownBy(() -> executor.call(() -> this.accounts.transferOnce("a2", "b2")));
             assertThat(this.lockClient.getLock("account:a2").isLocked()).as("partial grant released").isFalse();
         }
-        assertThat(onOtherThread(() -> this.accounts.transferOnce("a2", "b2"))).hasSize(2);
+        assertThat(executor.call(() -> this.accounts.transferOnce("a2", "b2"))).hasSize(2);
     }
 
     @Test
@@ -262,21 +247,6 @@ class LockTypeAnnotationTests {
             results.add(future.get(20, TimeUnit.SECONDS));
         }
         return results;
-    }
-
-    private static <T> T onOtherThread(Callable<T> call) {
-        try {
-            return executor.submit(call).get(20, TimeUnit.SECONDS);
-        }
-        catch (ExecutionException ex) {
-            if (ex.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(ex.getCause());
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     @SpringBootConfiguration

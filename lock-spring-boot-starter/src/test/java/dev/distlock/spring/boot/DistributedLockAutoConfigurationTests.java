@@ -28,7 +28,6 @@ import org.springframework.aop.framework.autoproxy.InfrastructureAdvisorAutoProx
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,11 +43,8 @@ class DistributedLockAutoConfigurationTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.independent(2);
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
-        .withPropertyValues("spring.data.redis.host=" + appRedis().host(),
-                "spring.data.redis.port=" + appRedis().port());
+    private final ApplicationContextRunner contextRunner = LockContextRunners.withRedis(appRedis().host(),
+            appRedis().port());
 
     @BeforeEach
     void flush() {

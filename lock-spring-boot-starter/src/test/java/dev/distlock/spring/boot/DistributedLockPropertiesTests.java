@@ -15,9 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,10 +28,8 @@ class DistributedLockPropertiesTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
-        .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
+    private final ApplicationContextRunner contextRunner = LockContextRunners.withRedis(redis.host(),
+            redis.port());
 
     /** Each row: properties without the {@code distributed-lock.} prefix ({@code ;}-separated), message part. */
     @ParameterizedTest(name = "{0}")

@@ -1,7 +1,6 @@
 package dev.distlock.spring.boot;
 
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
@@ -36,10 +34,8 @@ class LockMetricsTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
-        .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
+    private final ApplicationContextRunner contextRunner = LockContextRunners.withRedis(redis.host(), redis.port())
+        .withConfiguration(AutoConfigurations.of(DistributedLockMetricsAutoConfiguration.class))
         .withBean(LockedRunner.class);
 
     private final ApplicationContextRunner withRegistry = this.contextRunner.withBean(SimpleMeterRegistry.class);
@@ -74,7 +70,7 @@ class LockMetricsTests {
             runner.reentrant("k2", () -> "ran");
             runner.unnamed("k3", () -> "ran");
             try (LockLease held = context.getBean(LockTemplate.class).acquire("once:k4")) {
-                CompletableFuture<String> busy = CompletableFuture.supplyAsync(() -> call(() -> runner.once("k4",
+                CompletableFuture<String> busy = CompletableFuture.supplyAsync(() -> Unchecked.call(() -> runner.once("k4",
                         () -> "ran")));
                 assertThat(busy).failsWithin(Duration.ofSeconds(5))
                     .withThrowableOfType(Exception.class)
@@ -168,18 +164,6 @@ class LockMetricsTests {
             assertThat(System.nanoTime() - deadline).as("gauge reaches %s, is %s", expected, gauge.getAsDouble())
                 .isNegative();
             Thread.sleep(10);
-        }
-    }
-
-    private static <T> T call(Callable<T> call) {
-        try {
-            return call.call();
-        }
-        catch (RuntimeException ex) {
-            throw ex;
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException(ex);
         }
     }
 }

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,11 +34,9 @@ class RedLockAutoConfigurationTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.independent(3);
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
-        .withPropertyValues("spring.data.redis.host=" + redis.server(0).host(),
-                "spring.data.redis.port=" + redis.server(0).port());
+    private final ApplicationContextRunner contextRunner = LockContextRunners
+        .withRedis(redis.server(0).host(), redis.server(0).port())
+        .withConfiguration(AutoConfigurations.of(DistributedLockMetricsAutoConfiguration.class));
 
     private final ApplicationContextRunner withNodes = this.contextRunner
         .withPropertyValues("distributed-lock.redlock.nodes=" + String.join(",", redis.uris()));
@@ -95,7 +92,7 @@ class RedLockAutoConfigurationTests {
             RedLockedRunner runner = context.getBean(RedLockedRunner.class);
             try (LockLease held = context.getBean(RedLockClient.class).getLock("pay:p3").acquire(Duration.ZERO)) {
                 CompletableFuture<String> other = CompletableFuture
-                    .supplyAsync(() -> call(() -> runner.redLockOnce("p3", () -> "ran")));
+                    .supplyAsync(() -> Unchecked.call(() -> runner.redLockOnce("p3", () -> "ran")));
                 assertThat(other).failsWithin(Duration.ofSeconds(5))
                     .withThrowableOfType(Exception.class)
                     .havingRootCause()
@@ -149,18 +146,6 @@ class RedLockAutoConfigurationTests {
             assertThat(context.getBean(RedLockedRunner.class)
                 .redLock("p5", () -> RedisKeys.keys(redis.server(1).uri(), "mine:*"))).contains("mine:{pay:p5}");
         });
-    }
-
-    private static <T> T call(java.util.concurrent.Callable<T> call) {
-        try {
-            return call.call();
-        }
-        catch (RuntimeException ex) {
-            throw ex;
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 
     private static long countLines(String text) {

@@ -4,8 +4,6 @@ import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,10 +22,8 @@ class TransactionAdviceOrderTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
-    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
-        .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
+    private final ApplicationContextRunner contextRunner = LockContextRunners.withRedis(redis.host(),
+            redis.port());
 
     @Test
     void defaultOrderRunsOutsideTransactions() {

@@ -135,7 +135,24 @@ class DistributedLockActuatorAutoConfigurationTests {
 
     @Test
     void healthJoinsTheReadinessGroup() {
-        this.contextRunner
+        withHealthProbes().run((context) -> {
+            HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
+            assertThat(groups.get("readiness").isMember("distributedLock")).isTrue();
+            assertThat(groups.get("readiness").isMember("readinessState")).isTrue();
+            assertThat(groups.get("liveness").isMember("distributedLock")).isFalse();
+        });
+    }
+
+    @Test
+    void readinessMembershipCanBeTurnedOff() {
+        withHealthProbes().withPropertyValues("distributed-lock.health.readiness=false")
+            .run((context) -> assertThat(context.getBean(HealthEndpointGroups.class).get("readiness")
+                .isMember("distributedLock")).isFalse());
+    }
+
+    /** The health endpoint with Kubernetes probes, and the readiness group defaults of this library applied. */
+    private ApplicationContextRunner withHealthProbes() {
+        return this.contextRunner
             .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
                     HealthContributorAutoConfiguration.class,
                     HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
@@ -143,29 +160,7 @@ class DistributedLockActuatorAutoConfigurationTests {
             .withPropertyValues("management.endpoint.health.probes.enabled=true",
                     "management.endpoints.web.exposure.include=distributedlocks,health")
             .withInitializer((context) -> new ReadinessGroupDefaults()
-                .postProcessEnvironment(context.getEnvironment(), new SpringApplication()))
-            .run((context) -> {
-                HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
-                assertThat(groups.get("readiness").isMember("distributedLock")).isTrue();
-                assertThat(groups.get("readiness").isMember("readinessState")).isTrue();
-                assertThat(groups.get("liveness").isMember("distributedLock")).isFalse();
-            });
-    }
-
-    @Test
-    void readinessMembershipCanBeTurnedOff() {
-        this.contextRunner
-            .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-                    HealthContributorAutoConfiguration.class,
-                    HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
-                    AvailabilityHealthContributorAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class))
-            .withPropertyValues("management.endpoint.health.probes.enabled=true",
-                    "management.endpoints.web.exposure.include=distributedlocks,health",
-                    "distributed-lock.health.readiness=false")
-            .withInitializer((context) -> new ReadinessGroupDefaults()
-                .postProcessEnvironment(context.getEnvironment(), new SpringApplication()))
-            .run((context) -> assertThat(context.getBean(HealthEndpointGroups.class).get("readiness")
-                .isMember("distributedLock")).isFalse());
+                .postProcessEnvironment(context.getEnvironment(), new SpringApplication()));
     }
 
     @Test
