@@ -20,10 +20,8 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -58,13 +56,6 @@ class AsyncAcquisitionsGivenUpLeaveNothingBehindTests extends SingleServerFaultT
     private static final int LANES = 6;
 
     private static final int CONTENDERS = 2;
-
-    @RegisterExtension
-    static final RedisExtension redis = RedisExtension.single();
-
-    AsyncAcquisitionsGivenUpLeaveNothingBehindTests() {
-        super(redis);
-    }
 
     @Test
     void givenUpAcquisitionsLeaveNoKeyQueueEntryRenewalOrOrphanLease() throws Exception {

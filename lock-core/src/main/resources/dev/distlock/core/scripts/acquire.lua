@@ -16,11 +16,6 @@
 -- ARGV[8] the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier),
 -- or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in us, holder owner or ''}.
---@include queue
---@include acquire
-Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
-Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
-
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
 local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
 if found >= 2 then
@@ -28,6 +23,24 @@ if found >= 2 then
 end
 -- Taken for the caller if free (undone below if a waiter goes first); otherwise the holder, unchanged.
 local holder = redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2], 'get')
+-- Free and nobody queued, the uncontended case: granted here, before the shared functions below are defined (defining
+-- them costs Redis about as much CPU as this path's three commands). Any other case of minting goes through mint().
+local minted = nil
+if not holder and found == 0 then
+    if ARGV[3] == '0' then
+        return {1, '0', tonumber(ARGV[2])}
+    end
+    minted = redis.call('incr', KEYS[2])
+    if minted >= 1e12 and minted % 128 ~= 0 then
+        return {1, string.format('%.0f', minted), tonumber(ARGV[2])}
+    end
+end
+--@include queue
+--@include acquire
+Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
+Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
+Q.minted = minted
+
 if holder == ARGV[1] then
     return granted_earlier()
 end

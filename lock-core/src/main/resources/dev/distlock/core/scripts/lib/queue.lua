@@ -22,7 +22,9 @@ local function mint()
     if Q.retention == '0' then
         return '0'
     end
-    local token = redis.call('incr', Q.fence)
+    -- The calling script may have run the INCR itself (its uncontended path): Q.minted, used once.
+    local token = Q.minted or redis.call('incr', Q.fence)
+    Q.minted = nil
     if token < 1e12 then
         if not pcall(clock) then
             -- Scripts are not rolled back: take the INCR back, then read the clock again to fail with Redis's own
@@ -45,12 +47,13 @@ end
 -- Pops waiters (entries 'owner|leaseMs|deadlineMs|channel') until one is live and hands it the lock: the lock key
 -- gets its owner token and lease, a fencing token is minted, and only its client is told, on its wake channel, with
 -- 'owner|token|server time in us'. A waiter whose deadline passed or whose client hears nothing is skipped. Stops
--- without granting at the entry of 'self' (the caller's own, when it is an acquire). Returns the new owner, or ''
--- when nobody live is queued; may leave the lock key set for a skipped waiter (then Q.stale is true), so the caller
+-- without granting at the entry of 'self' (the caller's own, when it is an acquire). 'popped' is an entry the caller
+-- popped already (or nil), looked at first. Returns the new owner, or '' when nobody live is queued; may leave the lock key set for a skipped waiter (then Q.stale is true), so the caller
 -- deletes or overwrites it then.
-local function hand_over(self)
+local function hand_over(self, popped)
     while true do
-        local entry = redis.call('lpop', Q.queue)
+        local entry = popped or redis.call('lpop', Q.queue)
+        popped = nil
         if not entry then
             return ''
         end
