@@ -40,22 +40,7 @@ final class DistlockClient implements LockClient {
     }
 
     private static LockSubject subject(String label, boolean fair) {
-        return new LockSubject() {
-            @Override
-            public String label() {
-                return label;
-            }
-
-            @Override
-            public boolean baseline() {
-                return false;
-            }
-
-            @Override
-            public LockClient open(RedisURI uri) {
-                return new DistlockClient(uri, fair);
-            }
-        };
+        return LockSubject.of(label, false, (uri) -> new DistlockClient(uri, fair));
     }
 
     @Override

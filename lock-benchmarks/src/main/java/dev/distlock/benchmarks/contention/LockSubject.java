@@ -17,6 +17,26 @@ interface LockSubject {
     /** Opens a client instance with its own Lettuce client and connections. */
     LockClient open(RedisURI uri);
 
+    /** A subject with the given label that opens client instances with {@code open}. */
+    static LockSubject of(String label, boolean baseline, java.util.function.Function<RedisURI, LockClient> open) {
+        return new LockSubject() {
+            @Override
+            public String label() {
+                return label;
+            }
+
+            @Override
+            public boolean baseline() {
+                return baseline;
+            }
+
+            @Override
+            public LockClient open(RedisURI uri) {
+                return open.apply(uri);
+            }
+        };
+    }
+
     /** The hand-written Lettuce lock, the reentrant distlock lock and the fair distlock lock, in report order. */
     static java.util.List<LockSubject> all() {
         return java.util.List.of(PollingLettuceLock.SUBJECT, DistlockClient.REENTRANT, DistlockClient.FAIR);

@@ -22,22 +22,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class PollingLettuceLock implements LockClient {
 
-    static final LockSubject SUBJECT = new LockSubject() {
-        @Override
-        public String label() {
-            return "polling baseline";
-        }
-
-        @Override
-        public boolean baseline() {
-            return true;
-        }
-
-        @Override
-        public LockClient open(RedisURI uri) {
-            return new PollingLettuceLock(uri);
-        }
-    };
+    static final LockSubject SUBJECT = LockSubject.of("polling baseline", true, PollingLettuceLock::new);
 
     private static final String RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then "
             + "return redis.call('del', KEYS[1]) end return 0";

@@ -26,22 +26,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ScriptFloorLock implements LockClient {
 
-    static final LockSubject SUBJECT = new LockSubject() {
-        @Override
-        public String label() {
-            return "script floor";
-        }
-
-        @Override
-        public boolean baseline() {
-            return false;
-        }
-
-        @Override
-        public LockClient open(RedisURI uri) {
-            return new ScriptFloorLock(uri);
-        }
-    };
+    static final LockSubject SUBJECT = LockSubject.of("script floor", false, ScriptFloorLock::new);
 
     private static final String ACQUIRE = """
             local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
