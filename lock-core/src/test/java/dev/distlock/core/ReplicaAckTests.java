@@ -33,14 +33,21 @@ class ReplicaAckTests {
         this.clients.close();
     }
 
+    /** Waits 500 ms for an acknowledgement that cannot come (no replica connected). */
     private RedisLockClient client(ReplicaAckPolicy policy) {
-        return this.clients.create(LockClientOptions.builder()
-            .replicaAcks(1, Duration.ofMillis(500), policy).build());
+        return client(policy, Duration.ofMillis(500));
+    }
+
+    private RedisLockClient client(ReplicaAckPolicy policy, Duration ackTimeout) {
+        return this.clients.create(LockClientOptions.builder().replicaAcks(1, ackTimeout, policy).build());
     }
 
     @Test
     void grantAcknowledgedByTheReplicaIsKept() throws Exception {
-        try (LockLease lease = client(ReplicaAckPolicy.FAIL).getLock("acked").acquire(Duration.ZERO)) {
+        // A connected replica acknowledges within milliseconds; 2 s leaves room for a loaded machine (500 ms once
+        // did not, with another build beside the suite).
+        RedisLockClient client = client(ReplicaAckPolicy.FAIL, Duration.ofSeconds(2));
+        try (LockLease lease = client.getLock("acked").acquire(Duration.ZERO)) {
             assertThat(lease.isHeld()).isTrue();
         }
     }
