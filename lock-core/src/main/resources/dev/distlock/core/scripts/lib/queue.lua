@@ -48,8 +48,8 @@ end
 -- gets its owner token and lease, a fencing token is minted, and only its client is told, on its wake channel, with
 -- 'owner|token|server time in us'. A waiter whose deadline passed or whose client hears nothing is skipped. Stops
 -- without granting at the entry of 'self' (the caller's own, when it is an acquire). 'popped' is an entry the caller
--- popped already (or nil), looked at first. Returns the new owner, or '' when nobody live is queued; may leave the lock key set for a skipped waiter (then Q.stale is true), so the caller
--- deletes or overwrites it then.
+-- popped already (or nil), looked at first. Returns the new owner, or '' when nobody live is queued; may leave the
+-- lock key set for a skipped waiter (then Q.stale is true), so the caller deletes or overwrites it then.
 local function hand_over(self, popped)
     while true do
         local entry = popped or redis.call('lpop', Q.queue)
