@@ -29,7 +29,8 @@ class CheckerNegativeControlTests extends SingleServerFaultTest {
         List<String> overlaps = HistoryChecks.overlaps(this.workers.history);
         FencedCounter.Result counter = FencedCounter.check(this.raw, "unlocked");
         Measured.report("negative-control/no-lock", "overlaps flagged=" + overlaps.size() + ", counter="
-                + counter.value() + " after " + counter.accepted() + " writes, violations=" + counter.violations().size());
+                + counter.value() + " after " + counter.accepted() + " writes, violations="
+                + counter.violations().size());
         assertThat(overlaps).as("overlap checker on unlocked sections").isNotEmpty();
         assertThat(counter.exact()).as("fenced counter on unlocked read-modify-writes").isFalse();
     }

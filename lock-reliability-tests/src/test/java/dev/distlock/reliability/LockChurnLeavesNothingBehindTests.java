@@ -59,7 +59,8 @@ class LockChurnLeavesNothingBehindTests extends SingleServerFaultTest {
                     }
                     catch (RuntimeException ex) {
                         outcome = "unexpected";
-                        unexpected.computeIfAbsent(LoadLoop.pattern(LoadLoop.describe(ex)), (k) -> new AtomicLong()).incrementAndGet();
+                        unexpected.computeIfAbsent(LoadLoop.pattern(LoadLoop.describe(ex)), (k) -> new AtomicLong())
+                            .incrementAndGet();
                     }
                     outcomes.computeIfAbsent(outcome, (k) -> new AtomicLong()).incrementAndGet();
                     done.incrementAndGet();

@@ -118,7 +118,8 @@ final class MarkdownReport {
                 + "`ScriptFloorLock`); its x is what the Redis side of the guarantees costs, and *vs floor* is what "
                 + "distlock's client side costs on top.");
         line("");
-        line("| threads | lock | cycles/s | x | vs floor | cmds/cycle | client CPU/cycle | Redis CPU/cycle | failures |");
+        line("| threads | lock | cycles/s | x | vs floor | cmds/cycle | client CPU/cycle | Redis CPU/cycle "
+                + "| failures |");
         line("|---|---|---|---|---|---|---|---|---|");
         for (UncontendedResult r : this.report.uncontended()) {
             Optional<Double> base = this.report.uncontended(BASELINE, r.threads())

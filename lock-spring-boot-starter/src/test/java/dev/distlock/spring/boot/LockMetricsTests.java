@@ -70,8 +70,8 @@ class LockMetricsTests {
             runner.reentrant("k2", () -> "ran");
             runner.unnamed("k3", () -> "ran");
             try (LockLease held = context.getBean(LockTemplate.class).acquire("once:k4")) {
-                CompletableFuture<String> busy = CompletableFuture.supplyAsync(() -> Unchecked.call(() -> runner.once("k4",
-                        () -> "ran")));
+                CompletableFuture<String> busy = CompletableFuture
+                    .supplyAsync(() -> Unchecked.call(() -> runner.once("k4", () -> "ran")));
                 assertThat(busy).failsWithin(Duration.ofSeconds(5))
                     .withThrowableOfType(Exception.class)
                     .havingRootCause()
