@@ -57,8 +57,8 @@ class FairLockQueueTests extends SingleServerFaultTest {
             winner.await(LockEvent.Type.RELEASED, "f11", releasedAt, Duration.ofSeconds(5));
         }
         Measured.report("F11", "grant order " + order + " (w1, w3 killed "
-                + Measured.millis(killedAt, System.nanoTime()) + " before the end); hand-over delays after each release "
-                + delays + " (back-off " + BACKOFF.toMillis() + " ms)");
+                + Measured.millis(killedAt, System.nanoTime()) + " before the end); hand-over delays after each "
+                + "release " + delays + " (back-off " + BACKOFF.toMillis() + " ms)");
         assertThat(order).containsExactly("f11-w0", "f11-w2", "f11-w4");
         // The queued design skips a dead waiter inside the release (its client hears nothing), so the live one behind
         // it is handed the lock at once. The old design let a dead fair waiter block the queue until its timeout of
