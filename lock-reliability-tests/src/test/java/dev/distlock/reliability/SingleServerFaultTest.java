@@ -23,39 +23,23 @@ abstract class SingleServerFaultTest {
     /** Child JVMs the test starts; all stopped after the test. */
     protected final WorkerGroup workers = new WorkerGroup();
 
-    private final RedisExtension server;
-
     protected Clients clients;
 
     protected RedisCommands<String, String> raw;
 
     private @Nullable FaultProxy proxy;
 
-    /** A test on {@link #redis}. */
-    protected SingleServerFaultTest() {
-        this(redis);
-    }
-
-    /**
-     * A test on a server the subclass registers itself; {@link #redis} is started for its class too, unused.
-     *
-     * @param server the subclass's {@code @RegisterExtension} server (a static field, so it is set by now)
-     */
-    protected SingleServerFaultTest(RedisExtension server) {
-        this.server = server;
-    }
-
     @BeforeEach
     void startClients() {
-        this.server.flushAll();
+        redis.flushAll();
         this.clients = new Clients();
-        this.raw = this.clients.raw(this.server.uri());
+        this.raw = this.clients.raw(redis.uri());
     }
 
     /** A fault-injecting proxy in front of the server, started on first use and closed after the clients. */
     protected FaultProxy proxy() {
         if (this.proxy == null) {
-            this.proxy = FaultProxy.start(this.server.server());
+            this.proxy = FaultProxy.start(redis.server());
         }
         return this.proxy;
     }

@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The floor under distlock's uncontended cycle: the same Redis commands its scripts run when nobody waits, from a
  * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue), {@code SET NX PX GET} and
- * {@code INCR} of the fencing counter; release is one {@code EVALSHA} running {@code GET} (owner check), {@code LPOP}
- * (anyone to hand over to?) and {@code DEL}. No lease tracking, watchdog, timeouts, futures or reentrancy, and it
- * never waits: used only in the uncontended scenario.
+ * {@code INCR} of the fencing counter (its retention renewed every 128th token, as distlock does); release is one
+ * {@code EVALSHA} running {@code GET} (owner check), {@code LPOP} (anyone to hand over to?) and {@code DEL}. No lease
+ * tracking, watchdog, timeouts, futures or reentrancy, and it never waits: used only in the uncontended scenario.
  *
  * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, fencing, owner
  * check, no barging) whatever the client does; distlock's ratio to it is what the client side costs on top.
@@ -38,6 +38,8 @@ final class ScriptFloorLock implements LockClient {
                 local t = redis.call('time')
                 token = math.max(token, tonumber(t[1]) * 1000000 + tonumber(t[2]))
                 redis.call('set', KEYS[2], string.format('%.0f', token), 'px', ARGV[3])
+            elseif token % 128 == 0 then
+                redis.call('pexpire', KEYS[2], ARGV[3])
             end
             return {1, string.format('%.0f', token)}
             """;
