@@ -27,10 +27,14 @@ import org.jspecify.annotations.Nullable;
  * @param instanceId who this client is, for people: part of every owner token, so an inspected lock or a refused
  * acquisition names the instance that holds it; defaults to {@code host:pid}. At most 100 characters, no whitespace and
  * no {@code '|'}
+ * @param handoffOffer how long a lock handed to a queued waiter stays offered to it: the waiter confirms the offer
+ * with a renewal to its lease as soon as it hears of it; a waiter that does not (its process died, froze or is cut
+ * off) loses the offer when it lapses, and the lock passes to the next live waiter. Capped at the waiter's lease.
+ * Longer tolerates longer pauses of a live waiter; shorter passes over a dead one sooner
  */
 public record LockClientOptions(String keyPrefix, Duration watchdogLease, Duration operationTimeout,
         Duration maxBackoff, Duration fencingCounterRetention, int maxNameLength, boolean fencing, int replicaAcks,
-        Duration replicaAckTimeout, ReplicaAckPolicy replicaAckPolicy, String instanceId) {
+        Duration replicaAckTimeout, ReplicaAckPolicy replicaAckPolicy, String instanceId, Duration handoffOffer) {
 
     /** Default prefix of lock keys. */
     public static final String DEFAULT_KEY_PREFIX = "lock:";
@@ -43,6 +47,9 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
 
     /** Shortest watchdog lease that leaves a renewal room for a round trip. */
     public static final Duration MIN_WATCHDOG_LEASE = Duration.ofMillis(300);
+
+    /** Shortest handoff offer accepted: a live waiter must hear of it and confirm it with a round trip. */
+    public static final Duration MIN_HANDOFF_OFFER = Duration.ofMillis(100);
 
     /**
      * @throws InvalidLockOptionException naming the first option whose value is refused
@@ -85,6 +92,12 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         if (replicaAckPolicy == null) {
             throw new InvalidLockOptionException("replicaAckPolicy", null, "must be set, one of FAIL, WARN", null);
         }
+        requirePositive("handoffOffer", handoffOffer);
+        if (handoffOffer.compareTo(MIN_HANDOFF_OFFER) < 0) {
+            throw new InvalidLockOptionException("handoffOffer", handoffOffer, "must be at least "
+                    + DurationFormat.format(MIN_HANDOFF_OFFER) + ", was " + DurationFormat.format(handoffOffer)
+                    + ": a live waiter needs a round trip to confirm the offer", null);
+        }
         try {
             InstanceIds.validate(instanceId);
         }
@@ -115,7 +128,7 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
 
     /**
      * Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, fencing on with a
-     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement, instance id {@code host:pid}.
+     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement, instance id {@code host:pid}, handoff offers of 2 s.
      */
     public static LockClientOptions defaults() {
         return builder().build();
@@ -149,6 +162,8 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
         private ReplicaAckPolicy replicaAckPolicy = ReplicaAckPolicy.FAIL;
 
         private @Nullable String instanceId;
+
+        private Duration handoffOffer = Duration.ofSeconds(2);
 
         private Builder() {
         }
@@ -202,11 +217,17 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
             return this;
         }
 
+        /** How long a handoff waits for the waiter's confirmation; see {@link LockClientOptions#handoffOffer()}. */
+        public Builder handoffOffer(Duration handoffOffer) {
+            this.handoffOffer = handoffOffer;
+            return this;
+        }
+
         public LockClientOptions build() {
             String id = (this.instanceId != null) ? this.instanceId : InstanceIds.defaultId();
             return new LockClientOptions(this.keyPrefix, this.watchdogLease, this.operationTimeout, this.maxBackoff,
                     this.fencingCounterRetention, this.maxNameLength, this.fencing, this.replicaAcks,
-                    this.replicaAckTimeout, this.replicaAckPolicy, id);
+                    this.replicaAckTimeout, this.replicaAckPolicy, id, this.handoffOffer);
         }
     }
 }

@@ -59,9 +59,10 @@ class HandoffTests extends RedisLockTest {
         long token = waited.get(10, TimeUnit.SECONDS);
 
         assertThat(token).as("the waiter's token is newer than the holder's").isGreaterThan(held.fencingToken());
-        // The release (1 call) handed over and the waiter's close released (1 call): no acquire attempt in between.
+        // The release (1 call) offered the lock, the waiter confirmed the offer (1 call) and its close released
+        // (1 call): no acquire attempt in between.
         assertThat(acquireCalls() - acquiresBefore).as("acquire attempts after the release").isZero();
-        assertThat(scriptCalls() - scriptsBefore).isEqualTo(2);
+        assertThat(scriptCalls() - scriptsBefore).isEqualTo(3);
         assertThat(this.raw.exists("lock:{handoff}", "lock:{handoff}:queue")).isZero();
     }
 
@@ -108,7 +109,7 @@ class HandoffTests extends RedisLockTest {
             RedisLockClient latecomer = this.clients.create();
             assertThat(latecomer.getLock("barge").tryAcquire()).as("the latecomer must not take the lock").isEmpty();
 
-            assertThat(this.raw.get("lock:{barge}")).as("handed to the queued waiter").isEqualTo("other:1");
+            assertThat(this.raw.get("lock:{barge}")).as("offered to the queued waiter").startsWith("other:1|");
             assertThat(announced.get(5, TimeUnit.SECONDS)).startsWith("other:1|");
             assertThat(this.raw.pttl("lock:{barge}")).isBetween(1L, 30_000L);
         }
@@ -135,6 +136,60 @@ class HandoffTests extends RedisLockTest {
 
         assertThat(live.get(5, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
         assertThat(this.raw.exists("lock:{skip}", "lock:{skip}:queue")).isZero();
+    }
+
+    @Test
+    void anOfferTheWaiterNeverConfirmsPassesToTheNextLiveWaiter() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        // A long back-off: this waiter, second in the queue, checks on its place no sooner than 8 s after queueing.
+        RedisLockClient waiter = this.clients.create(LockClientOptions.builder().maxBackoff(Duration.ofSeconds(4))
+            .build());
+        LockLease held = holder.getLock("frozen").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        // A frozen waiter: its client still listens (the announcement counts a receiver), but it never confirms.
+        RedisClient frozenClient = RedisClient.create(RedisURI.create(redis.uri()));
+        try (StatefulRedisPubSubConnection<String, String> frozen = frozenClient.connectPubSub()) {
+            frozen.sync().subscribe("lock:{frozen}:h:frozen");
+            this.raw.rpush("lock:{frozen}:queue", "frozen:1|300|" + (serverMillis() + 60_000) + "|lock:{frozen}:h:frozen");
+            Future<Long> live = this.pool.submit(() -> {
+                try (LockLease lease = waiter.getLock("frozen").acquire(Duration.ofSeconds(30))) {
+                    return lease.fencingToken();
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{frozen}:queue") == 2);
+
+            long releasedAt = System.nanoTime();
+            held.close();
+            assertThat(this.raw.get("lock:{frozen}")).as("offered to the frozen waiter first").startsWith("frozen:1|");
+
+            long token = live.get(20, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("release to the live waiter's grant")
+                .isLessThan(Duration.ofSeconds(4));
+            assertThat(token).isGreaterThan(held.fencingToken());
+            assertThat(this.raw.exists("lock:{frozen}", "lock:{frozen}:queue")).isZero();
+        }
+        finally {
+            frozenClient.shutdown();
+        }
+    }
+
+    @Test
+    void aHandedOverGrantHoldsTheFullLeaseOnceConfirmed() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = this.clients.create(LockClientOptions.builder().handoffOffer(Duration.ofMillis(500))
+            .build());
+        LockLease held = holder.getLock("confirmed").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        CompletableFuture<LockLease> waited = waiter.getLock("confirmed").acquireAsync(Duration.ofSeconds(20),
+                Duration.ofSeconds(40)).toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{confirmed}:queue") == 1);
+        assertThat(this.raw.lindex("lock:{confirmed}:queue", 0)).as("the entry carries the offer time")
+            .contains("|500|");
+
+        held.close();
+        try (LockLease lease = waited.get(10, TimeUnit.SECONDS)) {
+            assertThat(this.raw.pttl("lock:{confirmed}")).as("confirmed: the full lease, not the offer")
+                .isGreaterThan(30_000L);
+            assertThat(this.raw.get("lock:{confirmed}")).endsWith("|" + lease.fencingToken());
+        }
     }
 
     @Test

@@ -51,7 +51,7 @@ class LeaseEventsTests extends RedisLockTest {
             assertThat(held.name()).isEqualTo("listed");
             assertThat(held.kind()).isEqualTo("reentrant");
             assertThat(held.fencingToken()).isEqualTo(lease.fencingToken());
-            assertThat(held.owner()).isEqualTo(this.raw.get("lock:{listed}"));
+            assertThat(this.raw.get("lock:{listed}")).isEqualTo(held.owner() + "|" + held.fencingToken());
             assertThat(held.watchdogRenewed()).isTrue();
             assertThat(held.ownerThread()).isEqualTo(Thread.currentThread().getName());
             assertThat(held.heldFor()).isPositive();

@@ -28,7 +28,9 @@ class LockInspectionTests extends RedisLockTest {
     @Test
     void ownerTokensOnRedisNameTheInstance() throws Exception {
         try (LockLease lease = this.orders.getLock("who").acquire(Duration.ZERO)) {
-            String owner = this.raw.get("lock:{who}");
+            String hold = this.raw.get("lock:{who}");
+            assertThat(hold).as("the hold is 'owner|token'").endsWith("|" + lease.fencingToken());
+            String owner = hold.substring(0, hold.lastIndexOf('|'));
             assertThat(owner).startsWith("orders@host-a:1:").doesNotContain(" ", "|");
             assertThat(LockInfo.instanceIdOf(owner)).isEqualTo("orders@host-a:1");
         }
@@ -42,7 +44,7 @@ class LockInspectionTests extends RedisLockTest {
             LockInfo info = this.billing.inspect("held");
             assertThat(info.held()).isTrue();
             assertThat(info.mode()).isEqualTo(LockInfo.Mode.EXCLUSIVE);
-            assertThat(info.owner()).isEqualTo(this.raw.get("lock:{held}"));
+            assertThat(this.raw.get("lock:{held}")).isEqualTo(info.owner() + "|" + lease.fencingToken());
             assertThat(info.ownerInstanceId()).isEqualTo("orders@host-a:1");
             assertThat(info.remainingLease()).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(20));
             assertThat(info.fencingToken()).isEqualTo(lease.fencingToken()).isPositive();
@@ -80,6 +82,31 @@ class LockInspectionTests extends RedisLockTest {
             assertThat(info.mode()).isEqualTo(LockInfo.Mode.READ);
             assertThat(info.readHolds()).isEqualTo(2);
             assertThat(info.remainingLease()).isPositive();
+        }
+    }
+
+    @Test
+    void inspectionReportsTheHoldersOwnTokenWhenAnotherKindOfTheNameMintedLater() throws Exception {
+        try (LockLease plain = this.orders.getLock("shared-name").acquire(Duration.ZERO);
+                LockLease write = this.billing.getReadWriteLock("shared-name").writeLock().acquire(Duration.ZERO)) {
+            assertThat(write.fencingToken()).isGreaterThan(plain.fencingToken());
+            LockInfo info = this.billing.inspect("shared-name");
+            assertThat(info.mode()).isEqualTo(LockInfo.Mode.EXCLUSIVE);
+            assertThat(info.fencingToken()).isEqualTo(plain.fencingToken());
+        }
+    }
+
+    @Test
+    void inspectionOfReadHoldsReportsOneReadersOwnerAndToken() throws Exception {
+        ReadWriteRedisLock rw = this.orders.getReadWriteLock("readers");
+        try (LockLease longer = rw.readLock().acquire(Duration.ZERO, Duration.ofSeconds(30));
+                LockLease shorter = this.billing.getReadWriteLock("readers").readLock()
+                    .acquire(Duration.ZERO, Duration.ofSeconds(10))) {
+            assertThat(shorter.fencingToken()).isGreaterThan(longer.fencingToken());
+            LockInfo info = this.billing.inspect("readers");
+            assertThat(info.mode()).isEqualTo(LockInfo.Mode.READ);
+            assertThat(info.ownerInstanceId()).isEqualTo("orders@host-a:1");
+            assertThat(info.fencingToken()).isEqualTo(longer.fencingToken());
         }
     }
 

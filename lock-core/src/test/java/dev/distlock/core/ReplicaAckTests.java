@@ -72,4 +72,24 @@ class ReplicaAckTests {
             assertThat(lease.isHeld()).isTrue();
         }
     }
+
+    @Test
+    void handedOverGrantThatNoReplicaAcknowledgedFailsAndIsReleasedUnderFail() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = client(ReplicaAckPolicy.FAIL);
+        LockLease held = holder.getLock("handed").acquire(Duration.ZERO, Duration.ofSeconds(30));
+        java.util.concurrent.CompletableFuture<LockLease> waited = waiter.getLock("handed")
+            .acquireAsync(Duration.ofSeconds(20)).toCompletableFuture();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+            .until(() -> this.master.llen("lock:{handed}:queue") == 1);
+        this.redis.server(1).stop();
+
+        held.close();
+
+        assertThat(waited).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+            .havingRootCause().withMessageContaining("only 0 of 1 required replicas");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+            .until(() -> this.master.exists("lock:{handed}") == 0);
+        assertThat(waiter.activeLeaseCount()).isZero();
+    }
 }

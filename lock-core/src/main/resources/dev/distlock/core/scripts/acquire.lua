@@ -1,10 +1,10 @@
 -- Acquire a queued lock (reentrant and fair locks, multi-lock members) for a new owner, or check on a queued waiter.
--- Waiters queue in arrival order and a release hands the lock straight to the first live one (release.lua), so an
--- acquire never takes the lock ahead of a live waiter (no barging); a free lock with waiters (the holder's lease ran
--- out) is handed over here first.
--- KEYS[1] lock key      (string: owner token, with PX expiry)
--- KEYS[2] fence key     (string: last fencing token issued for this lock)
--- KEYS[3] queue key     (list of waiter entries 'owner|leaseMs|deadlineMs|channel', oldest first)
+-- Waiters queue in arrival order and a release offers the lock straight to the first live one (release.lua), so an
+-- acquire never takes the lock ahead of a live waiter (no barging); a free lock with waiters (the holder's lease or an
+-- offer ran out) is offered here first.
+-- KEYS[1] lock key      (string: the hold 'owner|fencing token', with PX expiry)
+-- KEYS[2] fence key     (string: last fencing token issued for this lock name)
+-- KEYS[3] queue key     (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
 -- ARGV[1] owner token
 -- ARGV[2] lease in ms (> 0)
@@ -14,44 +14,41 @@
 -- ARGV[6] 'publish' or 'spublish': how a handoff is announced
 -- ARGV[7] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
 -- ARGV[8] the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
--- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier),
--- or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in us, holder owner or ''}.
+-- ARGV[9] how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
+-- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
+-- confirmed by this call), or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in
+-- us, holder owner or ''}.
+--@include fence
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
 local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
 if found >= 2 then
     return {0, -1, '', -1, '0', ''}
 end
--- Taken for the caller if free (undone below if a waiter goes first); otherwise the holder, unchanged.
-local holder = redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2], 'get')
--- Free and nobody queued, the uncontended case: granted here, before the shared functions below are defined (defining
--- them costs Redis about as much CPU as this path's three commands). Any other case of minting goes through mint().
-local minted = nil
-if not holder and found == 0 then
-    if ARGV[3] == '0' then
-        return {1, '0', tonumber(ARGV[2])}
+local holder
+if found == 0 then
+    -- Nobody queued, the uncontended case: taken here if free, before the queue functions below are defined
+    -- (defining them costs Redis about as much CPU as this path's commands). A refused caller wastes a token.
+    local token = mint(KEYS[2], ARGV[3])
+    holder = redis.call('set', KEYS[1], hold_of(ARGV[1], token), 'nx', 'px', ARGV[2], 'get')
+    if not holder then
+        return {1, token, tonumber(ARGV[2])}
     end
-    minted = redis.call('incr', KEYS[2])
-    if minted >= 1e12 and minted % 128 ~= 0 then
-        return {1, string.format('%.0f', minted), tonumber(ARGV[2])}
-    end
+else
+    holder = redis.call('get', KEYS[1])
 end
 --@include queue
 --@include acquire
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
-Q.minted = minted
 
-if holder == ARGV[1] then
-    return granted_earlier()
+if is_callers(holder) then
+    return granted_earlier(holder)
 end
 if not holder then
-    if found == 0 then
-        return {1, mint(), tonumber(ARGV[2])}
-    end
-    local granted, next = take_free(true)
+    local granted, next = take_free()
     if granted then
         return granted
     end
-    holder = next
+    return refuse(redis.call('pttl', KEYS[1]), redis.call('get', KEYS[1]) or next)
 end
 return refuse(redis.call('pttl', KEYS[1]), holder)

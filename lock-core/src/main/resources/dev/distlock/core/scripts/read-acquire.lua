@@ -1,8 +1,8 @@
 -- Acquire a read hold: shared with other readers, refused while a writer holds or a live writer is queued (writer
 -- preference: a steady stream of readers cannot starve writers).
--- KEYS[1] write key          (string: writer owner token, with PX expiry)
--- KEYS[2] readers key        (sorted set: reader owner token -> expiry in server ms; each read hold has its own lease)
--- KEYS[3] writer queue       (list of waiter entries 'owner|leaseMs|deadlineMs|channel', oldest first)
+-- KEYS[1] write key          (string: the writer's hold 'owner|token', with PX expiry)
+-- KEYS[2] readers key        (sorted set: reader hold 'owner|token' -> expiry in server ms; each with its own lease)
+-- KEYS[3] writer queue       (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[4] fence key
 -- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
 -- ARGV[1] owner token
@@ -11,15 +11,16 @@
 -- ARGV[4] owner token of the write hold of the same thread ('' if none): a writer may take read holds (downgrade)
 -- ARGV[5] 'publish' or 'spublish'
 -- ARGV[6] '1' when a publish's receiver count proves the writer's client listens, '0' when it cannot
--- Returns {1, token} when granted, {0, pttl} when refused (pttl -1 when a writer is queued).
+-- Returns {1, token} when granted (the read hold is then 'owner|token'), {0, pttl} when refused (pttl -1 when a
+-- writer is queued).
+--@include fence
 if redis.call('exists', KEYS[5]) == 1 then
     return {0, -1}
 end
-local t = redis.call('time')
-local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now_ms = clock()
 redis.call('zremrangebyscore', KEYS[2], '-inf', now_ms)
 local writer = redis.call('get', KEYS[1])
-local downgrade = writer and ARGV[4] ~= '' and writer == ARGV[4]
+local downgrade = writer and ARGV[4] ~= '' and split_hold(writer) == ARGV[4]
 if writer and not downgrade then
     return {0, redis.call('pttl', KEYS[1])}
 end
@@ -39,14 +40,8 @@ if not downgrade then
         redis.call('lpop', KEYS[3])
     end
 end
-local token = 0
-if ARGV[3] ~= '0' then
-    local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-    local last = tonumber(redis.call('get', KEYS[4]) or '0') or 0
-    token = math.max(last + 1, now_us)
-    redis.call('set', KEYS[4], string.format('%.0f', token), 'px', ARGV[3])
-end
-redis.call('zadd', KEYS[2], now_ms + tonumber(ARGV[2]), ARGV[1])
+local token = mint(KEYS[4], ARGV[3])
+redis.call('zadd', KEYS[2], now_ms + tonumber(ARGV[2]), hold_of(ARGV[1], token))
 local last_expiry = redis.call('zrange', KEYS[2], -1, -1, 'withscores')[2]
 redis.call('pexpire', KEYS[2], tonumber(last_expiry) - now_ms)
-return {1, string.format('%.0f', token)}
+return {1, token}

@@ -1,13 +1,14 @@
 -- Acquire the write hold of a read/write lock, or check on a queued writer: exclusive of readers and other writers.
--- Writers queue in arrival order and are handed the lock by the release of the writer or of the last reader
+-- Writers queue in arrival order and are offered the lock by the release of the writer or of the last reader
 -- (write-release.lua, read-release.lua); queued writers keep new readers out (writer preference, see read-acquire.lua).
--- KEYS[1] write key     (string: writer owner token, with PX expiry)
+-- KEYS[1] write key     (string: the hold 'owner|fencing token', with PX expiry)
 -- KEYS[2] fence key
--- KEYS[3] writer queue  (list of waiter entries 'owner|leaseMs|deadlineMs|channel', oldest first)
+-- KEYS[3] writer queue  (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
--- KEYS[5] readers key   (sorted set: reader owner token -> expiry in server ms)
--- ARGV[1..8] as for acquire.lua
+-- KEYS[5] readers key   (sorted set: reader hold 'owner|token' -> expiry in server ms)
+-- ARGV[1..9] as for acquire.lua
 -- Returns as acquire.lua; while readers hold it, the holder pttl is the time until the last reader's lease ends.
+--@include fence
 --@include queue
 --@include acquire
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
@@ -19,19 +20,22 @@ end
 local now_ms = clock()
 redis.call('zremrangebyscore', KEYS[5], '-inf', now_ms)
 local holder = redis.call('get', KEYS[1])
-if holder == ARGV[1] then
-    return granted_earlier()
+if is_callers(holder) then
+    return granted_earlier(holder)
 end
 local last_reader = redis.call('zrange', KEYS[5], -1, -1, 'withscores')[2]
 if not holder and not last_reader then
-    local granted, next = take_free(false)
+    local granted = take_free()
     if granted then
         return granted
     end
-    holder = next
+    holder = redis.call('get', KEYS[1])
 end
 if holder then
     return refuse(redis.call('pttl', KEYS[1]), holder)
+end
+if not last_reader then
+    return refuse(-1, '')
 end
 -- Readers hold it: the caller may sleep until the last reader's lease ends.
 return refuse(tonumber(last_reader) - now_ms, '')

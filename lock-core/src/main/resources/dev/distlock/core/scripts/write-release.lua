@@ -1,6 +1,6 @@
--- Release, leave or abandon the write hold of a read/write lock, or force it free. When it is freed and no reader
--- holds (a writer may have downgraded), it is handed to the first live queued writer as in release.lua; otherwise
--- waiting readers are woken with '*' on the lock's broadcast channel.
+-- Release, leave or abandon the write hold of a read/write lock, force it free, or pass on an offer that lapsed. When
+-- it is freed and no reader holds (a writer may have downgraded), it is offered to the first live queued writer as in
+-- release.lua; otherwise waiting readers are woken with '*' on the lock's broadcast channel.
 -- KEYS[1] write key
 -- KEYS[2] fence key
 -- KEYS[3] writer queue
@@ -9,13 +9,23 @@
 -- ARGV[1..6] as for release.lua
 -- ARGV[7] the readers' broadcast channel
 -- Returns as release.lua.
+--@include fence
 --@include queue
 --@include release
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]
 
-if not may_release() then
-    return {0, ''}
+local released = ''
+if ARGV[1] == 'pass' then
+    if redis.call('exists', KEYS[1]) == 1 then
+        return {0, '', 0, ''}
+    end
+else
+    local allowed, owner = may_release()
+    if not allowed then
+        return {0, '', 0, ''}
+    end
+    released = owner
 end
 local now_ms = clock()
 redis.call('zremrangebyscore', KEYS[5], '-inf', now_ms)
@@ -26,5 +36,9 @@ end
 if next == '' then
     redis.call('del', KEYS[1])
     redis.call('publish', ARGV[7], '*')
+    if ARGV[1] == 'pass' then
+        return {0, '', 0, ''}
+    end
+    return {1, '', 0, released}
 end
-return {1, next}
+return {1, next, Q.offer, released}

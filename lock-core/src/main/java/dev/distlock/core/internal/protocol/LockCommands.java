@@ -39,6 +39,11 @@ public final class LockCommands {
         return this.options.fencing() ? Long.toString(this.options.fencingCounterRetention().toMillis()) : "0";
     }
 
+    /** How long a handoff stays offered to a waiter unless it confirms it, in ms (ARGV of the acquire scripts). */
+    String offerArgument() {
+        return Long.toString(this.options.handoffOffer().toMillis());
+    }
+
     /** The command the queued-lock scripts announce a handoff with ({@code publish}, or {@code spublish}). */
     String publishCommand() {
         return this.gateway.publishCommand();
@@ -49,15 +54,10 @@ public final class LockCommands {
         return this.gateway.publishCountsListeners() ? "1" : "0";
     }
 
-    /**
-     * Runs the abandon script: tombstone for {@code owner}, then removes whatever it holds or queues for in the given
-     * keys (all of one hash tag; pass {@link LockKeys#unusedKey()} for kinds without such a key).
-     */
-    CompletableFuture<Long> abandonScript(LockKeys keys, String owner, long tombstoneMillis, String lockOrWriteKey,
-            String readersKey, String queueKey, String waitersKey) {
-        return eval(LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] { keys.tombstoneKey(owner),
-                lockOrWriteKey, readersKey, queueKey, waitersKey }, owner, Long.toString(tombstoneMillis),
-                keys.channel());
+    /** Runs the read lock's abandon script: tombstone for {@code owner}, then removes any read hold it got. */
+    CompletableFuture<Long> abandonRead(LockKeys keys, String owner, long tombstoneMillis, String readersKey) {
+        return eval(LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] { keys.tombstoneKey(owner), readersKey },
+                owner, Long.toString(tombstoneMillis), keys.channel());
     }
 
     /** Runs a script with the operation timeout. */
@@ -79,17 +79,45 @@ public final class LockCommands {
                 ScriptOutputType.MULTI, keys, required, this.options.replicaAckTimeout().toMillis(), args);
         return withTimeout(reply.thenApply((acknowledged) -> {
             List<Object> values = acknowledged.reply();
-            if (toLong(values.get(0)) == 1 && acknowledged.replicas() < required) {
-                String message = "Lock '" + lockName + "' was granted but only " + acknowledged.replicas() + " of "
-                        + required + " required replicas acknowledged it within "
-                        + DurationFormat.format(this.options.replicaAckTimeout())
-                        + "; a failover now could hand it to someone else";
-                if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
-                    throw new ReplicaAckException(lockName, message + ". The grant is being released.");
-                }
-                logger.warn(message);
+            if (toLong(values.get(0)) == 1) {
+                checkAcknowledged(lockName, acknowledged.replicas());
             }
             return values;
+        }));
+    }
+
+    private void checkAcknowledged(String lockName, long replicas) {
+        int required = this.options.replicaAcks();
+        if (replicas >= required) {
+            return;
+        }
+        String message = "Lock '" + lockName + "' was granted but only " + replicas + " of " + required
+                + " required replicas acknowledged it within " + DurationFormat.format(this.options.replicaAckTimeout())
+                + "; a failover now could hand it to someone else";
+        if (this.options.replicaAckPolicy() == ReplicaAckPolicy.FAIL) {
+            throw new ReplicaAckException(lockName, message + ". The grant is being released.");
+        }
+        logger.warn(message);
+    }
+
+    /**
+     * Confirms a handoff offer: an owner-checked extension of the key to the full lease, with the same replica
+     * acknowledgement as a direct grant ({@link #evalAcquire}). True when the offer was still the owner's.
+     */
+    CompletableFuture<Boolean> confirmOffer(String lockName, String key, String owner, long leaseMillis) {
+        int required = this.options.replicaAcks();
+        if (required == 0) {
+            return renewOwnedKey(key, owner, leaseMillis);
+        }
+        CompletableFuture<RedisGateway.Acknowledged<Long>> reply = this.gateway.evalAcknowledged(LuaScript.RENEW,
+                ScriptOutputType.INTEGER, new String[] { key }, required, this.options.replicaAckTimeout().toMillis(),
+                owner, Long.toString(leaseMillis));
+        return withTimeout(reply.thenApply((acknowledged) -> {
+            boolean confirmed = acknowledged.reply() == 1L;
+            if (confirmed) {
+                checkAcknowledged(lockName, acknowledged.replicas());
+            }
+            return confirmed;
         }));
     }
 

@@ -1,10 +1,8 @@
 package dev.distlock.core.internal.protocol;
 
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.internal.waiting.Handoff;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,8 +23,8 @@ public record QueueReply(@Nullable Grant grant, long holderPttlMillis, String en
         if (LockCommands.toLong(reply.get(0)) == 1) {
             long token = LockCommands.toLong(reply.get(1));
             long remainingMillis = LockCommands.toLong(reply.get(2));
-            // A lock handed over while its announcement was lost has less than a full lease left: count validity
-            // from an earlier send time, so that it ends when the key expires.
+            // Every grant gets the full lease from the script run (an offer found by a check is confirmed by it);
+            // should a reply report less, validity counts from an earlier send time, so it ends when the key expires.
             long shortfall = (remainingMillis >= 0 && remainingMillis < leaseMillis)
                     ? leaseMillis - remainingMillis : 0;
             Grant grant = new Grant(owner, token, sentAtNanos - TimeUnit.MILLISECONDS.toNanos(shortfall));
@@ -39,17 +37,5 @@ public record QueueReply(@Nullable Grant grant, long holderPttlMillis, String en
 
     public boolean queued() {
         return !this.entry.isEmpty();
-    }
-
-    /**
-     * The latest {@code System.nanoTime()} provably not after the handoff: it happened {@code handoff - this} server
-     * microseconds after this attempt ran, which was after it was sent. Empty when this reply carried no server time.
-     */
-    public OptionalLong anchorOf(Handoff handoff) {
-        if (this.serverMicros <= 0) {
-            return OptionalLong.empty();
-        }
-        return OptionalLong.of(this.sentAtNanos
-                + TimeUnit.MICROSECONDS.toNanos(handoff.serverMicros() - this.serverMicros));
     }
 }

@@ -15,9 +15,12 @@ import io.lettuce.core.ScriptOutputType;
  * the name, so the new holder needs no further round trip and nobody else wakes. An acquire that finds waiters queued
  * joins the queue instead of taking a free lock, so grants follow arrival order across all clients.
  *
- * <p>A queued waiter is live while its wait deadline has not passed and its client hears the announcement (the publish
- * reaches at least one subscriber). On Redis Cluster the receiver count does not prove that, so there only the
- * deadline and the client's own check (an announcement for an owner nobody waits for is released at once) apply.
+ * <p>A handoff is an offer: the key holds the waiter's hold for a short time ({@code handoffOffer}) until the waiter
+ * confirms it with a renewal to its lease, sent as soon as it hears of it. A waiter that died, froze or is cut off
+ * does not confirm; its offer lapses and the releasing client passes the lock to the next live waiter
+ * ({@link LapsedOffers}). A waiter whose deadline passed, or whose client does not hear the announcement (the publish
+ * reaches no subscriber), is skipped at once; on Redis Cluster the receiver count does not prove that, so there the
+ * offer alone applies.
  */
 public class QueuedProtocol implements LockProtocol {
 
@@ -108,13 +111,32 @@ public class QueuedProtocol implements LockProtocol {
                 keys(this.keys.tombstoneKey(owner)),
                 owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
                 this.wakeChannel, this.engine.commands().publishCommand(),
-                this.engine.commands().listenerCountArgument(), entry);
+                this.engine.commands().listenerCountArgument(), entry, this.engine.commands().offerArgument());
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
         return this.engine.commands().renewOwnedKey(this.layout.lockKey(), owner, leaseMillis);
+    }
+
+    /**
+     * Confirms a handoff offer to {@code owner}: extends the key to the full lease, with replica acknowledgement when
+     * configured. False when the offer was no longer the owner's (it lapsed and passed on).
+     */
+    public CompletableFuture<Boolean> confirm(String owner, long leaseMillis) {
+        return this.engine.commands().confirmOffer(lockName(), this.layout.lockKey(), owner, leaseMillis);
+    }
+
+    /** Offers the lock to the next live waiter if nobody holds it (an offer lapsed); reply as the release script's. */
+    CompletableFuture<List<Object>> passOn() {
+        return script("pass", "", this.keys.unusedKey(), "");
+    }
+
+    /** Looks after an offer a release script reported ({@code {status, next, offer, ...}}): see LapsedOffers. */
+    void watchOffer(List<Object> reply) {
+        LapsedOffers.watch(this.engine, lockName(), this.layout.lockKey(), String.valueOf(reply.get(1)),
+                LockCommands.toLong(reply.get(2)), this::passOn);
     }
 
     @Override
@@ -148,12 +170,18 @@ public class QueuedProtocol implements LockProtocol {
     }
 
     private CompletableFuture<Boolean> run(String mode, String owner, String fourthKey, String extra) {
+        return script(mode, owner, fourthKey, extra).thenApply((values) -> {
+            watchOffer(values);
+            return LockCommands.toLong(values.get(0)) == 1L;
+        });
+    }
+
+    private CompletableFuture<List<Object>> script(String mode, String owner, String fourthKey, String extra) {
         List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.commands().fencingArgument(),
                 this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), extra));
         args.addAll(this.layout.extraReleaseArgs());
-        CompletableFuture<List<Object>> reply = this.engine.commands().eval(this.layout.release(),
-                ScriptOutputType.MULTI, keys(fourthKey), args.toArray(String[]::new));
-        return reply.thenApply((values) -> LockCommands.toLong(values.get(0)) == 1L);
+        return this.engine.commands().eval(this.layout.release(), ScriptOutputType.MULTI, keys(fourthKey),
+                args.toArray(String[]::new));
     }
 
     private String[] keys(String fourthKey) {

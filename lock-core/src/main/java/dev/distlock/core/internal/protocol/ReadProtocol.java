@@ -19,9 +19,13 @@ final class ReadProtocol implements LockProtocol {
 
     private final ReadWriteKeys keys;
 
-    ReadProtocol(LockEngine engine, ReadWriteKeys keys) {
+    /** The write side: the last reader's release may offer the lock to a queued writer, and that offer is watched. */
+    private final WriteProtocol writers;
+
+    ReadProtocol(LockEngine engine, ReadWriteKeys keys, WriteProtocol writers) {
         this.engine = engine;
         this.keys = keys;
+        this.writers = writers;
     }
 
     @Override
@@ -65,7 +69,13 @@ final class ReadProtocol implements LockProtocol {
                         this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
                 owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), context,
                 this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument());
-        return reply.thenApply((values) -> LockCommands.attemptResult(values, owner, sentAt));
+        return reply.thenApply((values) -> {
+            AttemptResult result = LockCommands.attemptResult(values, owner, sentAt);
+            Grant grant = result.grant();
+            // A read hold is stored as 'owner|token': renewals and the release name it so.
+            return (grant == null) ? result : new AttemptResult(new Grant(owner + "|" + grant.fencingToken(),
+                    grant.fencingToken(), grant.sentAtNanos()), result.holderPttlMillis());
+        });
     }
 
     @Override
@@ -77,14 +87,16 @@ final class ReadProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RELEASE, ScriptOutputType.INTEGER,
+        CompletableFuture<List<Object>> reply = this.engine.commands().eval(LuaScript.READ_RELEASE,
+                ScriptOutputType.MULTI,
                 new String[] { this.keys.readersKey(), this.keys.writeKey(), this.keys.names().fenceKey(),
                         this.keys.writerQueueKey() },
                 owner, channel(), this.engine.commands().fencingArgument(), this.engine.commands().publishCommand(),
                 this.engine.commands().listenerCountArgument());
-        return reply.thenApply((removed) -> {
+        return reply.thenApply((values) -> {
+            this.writers.watchOffer(values);
             this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
-            return removed == 1L;
+            return LockCommands.toLong(values.get(0)) == 1L;
         });
     }
 
@@ -101,7 +113,6 @@ final class ReadProtocol implements LockProtocol {
     @Override
     public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
         LockKeys names = this.keys.names();
-        return this.engine.commands().abandonScript(names, owner, tombstoneMillis, names.unusedKey(),
-                this.keys.readersKey(), names.unusedKey(), names.unusedKey());
+        return this.engine.commands().abandonRead(names, owner, tombstoneMillis, this.keys.readersKey());
     }
 }

@@ -19,8 +19,9 @@ public final class ReadWriteProtocols {
     /** The read/write lock with this name. */
     public static ReadWriteRedisLock readWriteLock(LockEngine engine, String name) {
         ReadWriteKeys keys = ReadWriteKeys.of(engine.keys(name));
-        RedisLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys));
-        RedisLock write = new ProtocolLock(engine, new WriteProtocol(engine, keys));
+        WriteProtocol writeProtocol = new WriteProtocol(engine, keys);
+        RedisLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys, writeProtocol));
+        RedisLock write = new ProtocolLock(engine, writeProtocol);
         return new ReadWriteRedisLock() {
             @Override
             public String name() {

@@ -66,12 +66,12 @@ public final class AcquireOperation {
         Grant grant = reply.grant();
         if (grant != null) {
             if (grant.expiredOnArrival(this.request.leaseMillis())) {
-                this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
+                this.engine.cleanup().releaseQuietly(this.protocol, grant.owner());
                 this.result.completeExceptionally(
                         AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.request.leaseMillis()));
             }
             else if (!this.result.complete(grant)) {
-                this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
+                this.engine.cleanup().releaseQuietly(this.protocol, grant.owner());
             }
             return;
         }

@@ -48,8 +48,6 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private volatile @Nullable QueueReply reference;
 
-    private volatile long firstQueuedSentAt;
-
     private volatile boolean abandoned;
 
     /** The last refusal, naming the holder for the not-acquired message. */
@@ -84,9 +82,6 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         }
         long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos()))
                 : 0;
-        if (queue && this.entry.isEmpty() && this.firstQueuedSentAt == 0) {
-            this.firstQueuedSentAt = System.nanoTime();
-        }
         this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), waitMillis, this.entry)
             .whenComplete(this::onReply);
     }
@@ -179,17 +174,44 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         return entered;
     }
 
-    /** The wake channel said the lock was handed to this operation's owner. */
+    /**
+     * The wake channel said the lock was offered to this operation's owner: confirm the offer (a renewal to the full
+     * lease, acknowledged by replicas when configured), and hold the lock from the confirmation's send time: the key
+     * expires no earlier than a lease after that. An offer that lapsed before the confirmation (this process was
+     * paused) went on to the next waiter: queue again.
+     */
     @Override
     public void handedOver(Handoff handoff) {
-        long now = System.nanoTime();
-        logger.debug("Lock '{}' handed over to owner {} (fencing token {})", this.protocol.lockName(),
+        logger.debug("Lock '{}' offered to owner {} (fencing token {}); confirming", this.protocol.lockName(),
                 this.request.owner(), handoff.fencingToken());
-        QueueReply ref = this.reference;
-        // The lease counts from a moment provably before the handoff; one announced before the queueing attempt's
-        // reply arrived came after that attempt was sent.
-        long anchor = (ref != null) ? ref.anchorOf(handoff).orElse(this.firstQueuedSentAt) : this.firstQueuedSentAt;
-        deliver(new Grant(this.request.owner(), handoff.fencingToken(), Math.min(anchor, now)));
+        long sentAt = System.nanoTime();
+        this.protocol.confirm(this.request.owner(), this.request.leaseMillis()).whenComplete((confirmed, ex) -> {
+            if (ex != null) {
+                this.abandoned = true;
+                AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
+            }
+            else if (confirmed) {
+                deliver(new Grant(this.request.owner(), handoff.fencingToken(), sentAt));
+            }
+            else {
+                offerLapsed();
+            }
+        });
+    }
+
+    private void offerLapsed() {
+        if (this.result.isDone()) {
+            return;
+        }
+        logger.debug("Offer of lock '{}' to owner {} lapsed before it was confirmed; queueing again",
+                this.protocol.lockName(), this.request.owner());
+        HandoffRooms.Room entered = this.room;
+        if (entered != null) {
+            entered.expect(this.request.owner(), this);
+        }
+        cancelTimer();
+        this.entry = "";
+        send(true);
     }
 
     private void deliver(Grant grant) {

@@ -1,7 +1,7 @@
 -- Shared by release.lua and write-release.lua, which take the same KEYS[1..4] and ARGV[1..6] (see release.lua);
 -- spliced in after lib/queue.lua.
 -- Applies the mode to the queue ('abandon': tombstone and every entry of the owner; 'leave': the caller's entry) and
--- tells whether the lock is the caller's to release (any holder for 'force').
+-- tells whether the lock is the caller's to release (any holder for 'force'), and the owner of the hold found.
 local function may_release()
     local mode = ARGV[1]
     if mode == 'abandon' then
@@ -16,5 +16,19 @@ local function may_release()
         redis.call('lrem', KEYS[3], 1, ARGV[6])
     end
     local holder = redis.call('get', KEYS[1])
-    return holder and (mode == 'force' or holder == ARGV[2])
+    if not holder then
+        return false, ''
+    end
+    local owner = split_hold(holder)
+    return mode == 'force' or owner == ARGV[2], owner
+end
+-- The lock key is free (or held by nobody live): offers it to the next live waiter, or deletes the key (it may hold a
+-- skipped waiter's offer). Returns the reply of the release scripts for a removed hold of 'released'.
+local function pass_on(released, popped)
+    local next = hand_over(nil, popped)
+    if next == '' then
+        redis.call('del', KEYS[1])
+        return {1, '', 0, released}
+    end
+    return {1, next, Q.offer, released}
 end

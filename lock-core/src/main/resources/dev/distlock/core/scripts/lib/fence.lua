@@ -1,0 +1,43 @@
+-- Shared by every script that grants a queued lock or a read/write lock (spliced in where a script says
+-- '--@include fence'; see LuaScript): the server clock and the fencing token rule, stated once.
+local clock_t = nil
+-- Server time, read once per script: milliseconds and microseconds.
+local function clock()
+    if not clock_t then
+        clock_t = redis.call('time')
+    end
+    return tonumber(clock_t[1]) * 1000 + math.floor(tonumber(clock_t[2]) / 1000),
+        tonumber(clock_t[1]) * 1000000 + tonumber(clock_t[2])
+end
+-- Mints the next fencing token of a lock name: next = max(last + 1, server clock in microseconds), written back with
+-- the counter's retention. The clock floor keeps tokens increasing when the counter went back or vanished: after a
+-- failover to a replica that missed the last increments, a restart that loaded an older snapshot, FLUSHALL or the
+-- counter's expiry. Assumption: the masters' clocks agree to far less than a failover takes (NTP keeps them within
+-- milliseconds; a failover takes seconds), and fewer than one token a microsecond is minted on average. Returns the
+-- token as a string ('0' when fencing is off: retention '0'). Lua numbers are doubles; tokens stay far below 2^53.
+local function mint(fence, retention)
+    if retention == '0' then
+        return '0'
+    end
+    local _, now_us = clock()
+    local token = string.format('%.0f', now_us)
+    local last = tonumber(redis.call('set', fence, token, 'px', retention, 'get') or '0') or 0
+    if last >= now_us then
+        token = string.format('%.0f', last + 1)
+        redis.call('set', fence, token, 'px', retention)
+    end
+    return token
+end
+-- A hold is stored as 'owner|token' (the lock or write key's value, a reader's member): the owner and the fencing
+-- token minted for that very hold, so a check, a reentry or an inspection reports the holder's own token.
+local function hold_of(owner, token)
+    return owner .. '|' .. token
+end
+-- The owner and token of a stored hold; a value without a token (written before tokens were stored) has token '0'.
+local function split_hold(value)
+    local owner, token = string.match(value, '^(.*)|(%d+)$')
+    if owner then
+        return owner, token
+    end
+    return value, '0'
+end
