@@ -18,8 +18,8 @@ import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * Load whose every grant is checked against the servers: threads take uncontended locks with one attempt each and,
- * while holding, ask every running data server directly whether its fence key holds the grant's fencing token (the
- * acquire script writes both the owner and the fence on the server that granted). So each grant is attributed to the
+ * while holding, ask every running data server directly whether its lock key holds the grant's hold ({@code owner|token}: the
+ * acquire script writes it on the server that granted). So each grant is attributed to the
  * server that made it, whatever the client believes its master is. Bounded in iterations and time.
  */
 final class AuditedGrants {
@@ -29,7 +29,7 @@ final class AuditedGrants {
      *
      * @param sentAt when the acquire was called ({@code System.nanoTime})
      * @param grantedAt when it returned the lease
-     * @param holders ports of the data servers whose fence key held the grant's token just after
+     * @param holders ports of the data servers whose lock key held the grant's token just after
      */
     record Grant(long sentAt, long grantedAt, Set<Integer> holders) {
     }
@@ -100,13 +100,14 @@ final class AuditedGrants {
 
     private Set<Integer> holdersOf(String name, long token) {
         Set<Integer> holders = new HashSet<>();
-        String expected = Long.toString(token);
+        String expected = "|" + token;
         for (Map.Entry<RedisServer, RedisCommands<String, String>> server : this.servers.entrySet()) {
             if (!server.getKey().isRunning()) {
                 continue;
             }
             try {
-                if (expected.equals(server.getValue().get("lock:{" + name + "}:fence"))) {
+                String hold = server.getValue().get("lock:{" + name + "}");
+                if (hold != null && hold.endsWith(expected)) {
                     holders.add(server.getKey().port());
                 }
             }

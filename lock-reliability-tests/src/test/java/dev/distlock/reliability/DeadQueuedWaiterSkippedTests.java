@@ -49,7 +49,7 @@ class DeadQueuedWaiterSkippedTests extends SingleServerFaultTest {
         RedisLockClient holderClient = this.clients.lockClient(redis.uri(),
                 Clients.fastOptions().watchdogLease(LEASE).maxBackoff(BACKOFF).build());
         LockLease held = kind.lock(holderClient, lock).acquire(Duration.ZERO);
-        String holderOwner = this.raw.get(holdKey);
+        String holderOwner = QueuedKind.ownerOfHold(this.raw.get(holdKey));
         List<Worker> queue = this.workers.startAll(4, "f22a-" + kind.word() + "-w", redis.uri(),
                 "backoffMs=" + BACKOFF.toMillis(), "leaseMs=" + LEASE.toMillis());
         long[] queuedAt = new long[queue.size()];

@@ -81,7 +81,7 @@ final class HoldSampler implements AutoCloseable {
             this.samples++;
             this.queuedSamples += queued ? 1 : 0;
             for (KeyValue<String, String> value : values) {
-                String owner = value.getValueOrElse("");
+                String owner = QueuedKind.ownerOfHold(value.getValueOrElse(""));
                 Run run = this.open.get(value.getKey());
                 if (run != null && run.owner().equals(owner)) {
                     this.open.put(value.getKey(), new Run(run.key(), owner, run.firstNanos(), now));

@@ -79,7 +79,7 @@ class LostHandoffMessageTests {
         long worstValidityExcess = Long.MIN_VALUE;
         for (int round = 0; round < rounds; round++) {
             LockLease held = kind.lock(holder, lock).acquire(Duration.ZERO);
-            String holderOwner = this.raw.get(holdKey);
+            String holderOwner = QueuedKind.ownerOfHold(this.raw.get(holdKey));
             CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
             CompletableFuture<LockLease> waiting = kind.lock(waiter, lock).acquireAsync(Duration.ofSeconds(20))
                 .toCompletableFuture();

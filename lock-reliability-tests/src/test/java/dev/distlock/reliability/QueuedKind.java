@@ -45,6 +45,12 @@ enum QueuedKind {
         return entry.substring(0, entry.indexOf('|'));
     }
 
+    /** The owner of a stored hold ({@code owner|token}, the value of a lock or write key); "" stays "". */
+    static String ownerOfHold(String hold) {
+        int bar = hold.lastIndexOf('|');
+        return (bar < 0) ? hold : hold.substring(0, bar);
+    }
+
     /** The wake channel of a queue entry (its client listens there while it waits). */
     static String channelOf(String entry) {
         return entry.substring(entry.lastIndexOf('|') + 1);

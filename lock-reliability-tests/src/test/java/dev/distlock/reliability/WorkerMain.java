@@ -5,6 +5,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -22,17 +23,20 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.FencedCounter;
 import dev.distlock.testsupport.LockEvent;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
  * A lock holder in its own JVM, driven by lines on stdin, reporting {@link LockEvent} lines on stdout. Started by
  * {@link Worker}; a test can SIGSTOP or kill it, watchdog and all.
  *
  * <p>Arguments ({@code key=value}): {@code name}, {@code uri}, {@code leaseMs} (watchdog lease), {@code fencing},
- * {@code opTimeoutMs}, {@code backoffMs}.
+ * {@code opTimeoutMs}, {@code backoffMs}, {@code offerMs} (handoff offer), {@code cluster} ({@code true}: {@code uri} is
+ * a comma-separated list of Redis Cluster seed URIs).
  *
  * <p>Commands (one per line). Commands on one lock run in order on that lock's own long-lived holder thread (a
  * blocking acquisition belongs to its thread), so an acquire that waits delays only later commands on that lock:
@@ -82,17 +86,25 @@ public final class WorkerMain {
             options.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
         String name = options.get("name");
-        RedisURI uri = RedisURI.create(options.get("uri"));
-        uri.setTimeout(Duration.ofSeconds(2));
-        RedisClient redis = RedisClient.create(uri);
+        boolean cluster = Boolean.parseBoolean(options.getOrDefault("cluster", "false"));
         LockClientOptions lockOptions = LockClientOptions.builder()
                 .watchdogLease(Duration.ofMillis(Long.parseLong(options.getOrDefault("leaseMs", "1500"))))
                 .operationTimeout(Duration.ofMillis(Long.parseLong(options.getOrDefault("opTimeoutMs", "1000"))))
                 .maxBackoff(Duration.ofMillis(Long.parseLong(options.getOrDefault("backoffMs", "500"))))
                 .fencing(Boolean.parseBoolean(options.getOrDefault("fencing", "true")))
+                .handoffOffer(Duration.ofMillis(Long.parseLong(options.getOrDefault("offerMs", "2000"))))
                 .build();
-        RedisLockClient client = RedisLockClient.create(redis, lockOptions);
-        RedisURI counterUri = RedisURI.create(options.getOrDefault("counterUri", options.get("uri")));
+        List<RedisURI> uris = new ArrayList<>();
+        for (String each : cluster ? options.get("uri").split(",") : new String[] { options.get("uri") }) {
+            RedisURI uri = RedisURI.create(each);
+            uri.setTimeout(Duration.ofSeconds(2));
+            uris.add(uri);
+        }
+        AbstractRedisClient redis = cluster ? RedisClusterClient.create(uris) : RedisClient.create(uris.get(0));
+        RedisLockClient client = (redis instanceof RedisClusterClient clusterClient)
+                ? RedisLockClient.create(clusterClient, lockOptions)
+                : RedisLockClient.create((RedisClient) redis, lockOptions);
+        RedisURI counterUri = options.containsKey("counterUri") ? RedisURI.create(options.get("counterUri")) : uris.get(0);
         StatefulRedisConnection<String, String> counterConnection = RedisClient.create(counterUri).connect();
         WorkerMain worker = new WorkerMain(name, client, counterConnection.sync());
         worker.emit(LockEvent.Type.NOTE, "-", 0, "ready pid=" + ProcessHandle.current().pid());
