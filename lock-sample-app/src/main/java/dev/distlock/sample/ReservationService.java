@@ -98,13 +98,15 @@ public class ReservationService {
      * spent between read and write; {@link PausedHolderDemo} makes it longer than the lease.
      */
     Reservation reserveFenced(String sku, String buyer, long fencingToken, Duration work) {
+        // The holder's id for the storage: an equal token from another writer is refused too.
+        String writer = java.util.UUID.randomUUID().toString();
         try {
-            long stock = this.store.readStock(sku, fencingToken);
+            long stock = this.store.readStock(sku, fencingToken, writer);
             if (stock <= 0) {
                 return new Reservation(sku, buyer, Reservation.Outcome.SOLD_OUT, fencingToken, stock);
             }
             work(work);
-            this.store.commitSale(sku, fencingToken, stock - 1, buyer);
+            this.store.commitSale(sku, fencingToken, writer, stock - 1, buyer);
             return new Reservation(sku, buyer, Reservation.Outcome.RESERVED, fencingToken, stock - 1);
         }
         catch (StaleFencingTokenException ex) {

@@ -86,26 +86,29 @@ public class StockStore {
     }
 
     /**
-     * Reads the stock on behalf of the lock holder with {@code fencingToken}, recording the token as the newest seen.
+     * Reads the stock on behalf of the lock holder with {@code fencingToken}, recording the token (and {@code writer},
+     * the holder's id) as the newest seen.
      *
-     * @throws StaleFencingTokenException if the item has seen a newer token
+     * @throws StaleFencingTokenException if the item has seen a newer token, or the same token from another writer
      * @throws UnknownItemException if there is no such item
      */
-    public long readStock(String sku, long fencingToken) {
+    public long readStock(String sku, long fencingToken, String writer) {
         requireSku(sku);
-        return checked(sku, fencingToken, this.redis.execute(this.fencedRead, keys(sku), Long.toString(fencingToken)));
+        return checked(sku, fencingToken, this.redis.execute(this.fencedRead, keys(sku), Long.toString(fencingToken),
+                writer));
     }
 
     /**
      * Records one sale and sets the stock to {@code newStock}, on behalf of the lock holder with {@code fencingToken}.
      *
-     * @throws StaleFencingTokenException if the item has seen a newer token; nothing was written
+     * @throws StaleFencingTokenException if the item has seen a newer token, or the same token from another writer;
+     * nothing was written
      * @throws UnknownItemException if there is no such item
      */
-    public void commitSale(String sku, long fencingToken, long newStock, String buyer) {
+    public void commitSale(String sku, long fencingToken, String writer, long newStock, String buyer) {
         requireSku(sku);
         checked(sku, fencingToken, this.redis.execute(this.fencedCommit, keys(sku), Long.toString(fencingToken),
-                Long.toString(newStock), buyer));
+                Long.toString(newStock), buyer, writer));
     }
 
     /**

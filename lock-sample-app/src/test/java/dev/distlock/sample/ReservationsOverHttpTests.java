@@ -121,23 +121,40 @@ class ReservationsOverHttpTests {
     void storageRejectsAWriteWithAnOlderFencingToken() {
         this.store.reset("fenced", 3);
 
-        assertThat(this.store.readStock("fenced", 100)).isEqualTo(3);
-        this.store.commitSale("fenced", 100, 2, "holder-100");
-        assertThat(this.store.readStock("fenced", 101)).isEqualTo(2);
+        assertThat(this.store.readStock("fenced", 100, "w-100")).isEqualTo(3);
+        this.store.commitSale("fenced", 100, "w-100", 2, "holder-100");
+        assertThat(this.store.readStock("fenced", 101, "w-101")).isEqualTo(2);
 
         assertThatExceptionOfType(StaleFencingTokenException.class)
-            .isThrownBy(() -> this.store.commitSale("fenced", 100, 1, "paused-holder-100"))
+            .isThrownBy(() -> this.store.commitSale("fenced", 100, "w-100", 1, "paused-holder-100"))
             .satisfies((ex) -> assertThat(ex.newestToken()).isEqualTo(101));
         assertThatExceptionOfType(StaleFencingTokenException.class)
-            .isThrownBy(() -> this.store.readStock("fenced", 99));
+            .isThrownBy(() -> this.store.readStock("fenced", 99, "w-99"));
 
-        this.store.commitSale("fenced", 101, 1, "holder-101");
+        this.store.commitSale("fenced", 101, "w-101", 1, "holder-101");
         ItemSnapshot item = body(this.http.item("fenced"));
         assertThat(item.stock()).isEqualTo(1);
         assertThat(item.lastToken()).isEqualTo(101);
         assertThat(item.staleWritesRejected()).isEqualTo(2);
         assertThat(item.sales()).containsExactly(new ItemSnapshot.Sale("holder-100", 100),
                 new ItemSnapshot.Sale("holder-101", 101));
+    }
+
+    @Test
+    void storageRejectsTheSameTokenFromAnotherWriter() {
+        this.store.reset("same-token", 3);
+        assertThat(this.store.readStock("same-token", 200, "first")).isEqualTo(3);
+        this.store.commitSale("same-token", 200, "first", 2, "first-buyer");
+
+        assertThatExceptionOfType(StaleFencingTokenException.class)
+            .isThrownBy(() -> this.store.commitSale("same-token", 200, "second", 1, "second-buyer"));
+        assertThatExceptionOfType(StaleFencingTokenException.class)
+            .isThrownBy(() -> this.store.readStock("same-token", 200, "second"));
+        this.store.commitSale("same-token", 200, "first", 1, "first-buyer-again");
+
+        ItemSnapshot item = body(this.http.item("same-token"));
+        assertThat(item.stock()).isEqualTo(1);
+        assertThat(item.staleWritesRejected()).isEqualTo(2);
     }
 
     @Test

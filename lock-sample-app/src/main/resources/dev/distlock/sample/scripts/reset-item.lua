@@ -1,6 +1,6 @@
 -- Creates an item or resets it to a fresh stock, emptying its sales list. The newest fencing token seen is kept:
 -- a holder still working on the old stock must not be able to write into the new one.
--- KEYS[1] item hash (fields: stock, initial, lastToken, staleRejected)
+-- KEYS[1] item hash (fields: stock, initial, lastToken, lastWriter, staleRejected)
 -- KEYS[2] sales list of the item
 -- ARGV[1] stock (>= 0)
 -- Returns 1
