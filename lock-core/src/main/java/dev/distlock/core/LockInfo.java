@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param ownerInstanceId the instance id inside {@code owner}: which application instance holds the lock; null when
  * free or when the token was not minted by this library
  * @param remainingLease how long the holder's lease lasts on Redis unless renewed; zero when free
- * @param fencingToken the fencing token of the current holder (the newest minted for this name); 0 when free or
+ * @param fencingToken the current holder's own fencing token (for read holds, that reader's); 0 when free or
  * fencing is off
  * @param queuedWaiters owners queued in Redis for this lock (the fair lock's and the handoff queues, waiting writers)
  * @param readHolds live read holds of the read/write lock of this name

@@ -15,6 +15,7 @@ import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.protocol.ForceRelease;
 import dev.distlock.core.internal.protocol.ReadWriteProtocols;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -199,6 +200,44 @@ public final class RedisLockClient extends AbstractLockClient {
                     ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
                     : String.valueOf(cause);
             throw new LockOperationException(name, "Inspecting lock '" + name + "' failed: " + why, cause);
+        }
+    }
+
+    /**
+     * Forces the lock {@code name} free whoever holds it (any kind: the reentrant or fair lock, else the read/write
+     * lock's writer or every reader) and hands it to the next live queued waiter, in one step on Redis, so the report
+     * names exactly the hold that was removed. An operator's tool: the evicted holder keeps running until it checks
+     * its lease or its next renewal is refused (see {@link ForcedRelease}).
+     *
+     * @throws IllegalArgumentException if the name is invalid; nothing is sent to Redis
+     * @throws LockOperationException if Redis does not answer within the operation timeout (the release may or may
+     * not have happened: inspect the lock)
+     */
+    public ForcedRelease forceRelease(String name) {
+        engine().keys(name);
+        try {
+            ForceRelease.Outcome outcome = ForceRelease.anyKind(engine(), name).join();
+            LockInfo.Mode mode = switch (outcome.mode()) {
+                case "lock" -> LockInfo.Mode.EXCLUSIVE;
+                case "write" -> LockInfo.Mode.WRITE;
+                case "read" -> LockInfo.Mode.READ;
+                default -> LockInfo.Mode.FREE;
+            };
+            String owner = outcome.owner().isEmpty() ? null : outcome.owner();
+            if (owner != null) {
+                logger.warn("Lock '{}' force-released: {} hold of owner {} removed{}", name, mode, owner,
+                        outcome.offeredTo().isEmpty() ? "" : ", offered to waiter " + outcome.offeredTo());
+            }
+            return new ForcedRelease(name, mode, owner, LockInfo.instanceIdOf(owner),
+                    outcome.offeredTo().isEmpty() ? null : outcome.offeredTo());
+        }
+        catch (CompletionException ex) {
+            Throwable cause = ex.getCause();
+            String why = (cause instanceof TimeoutException)
+                    ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
+                    : String.valueOf(cause);
+            throw new LockOperationException(name, "Force-releasing lock '" + name + "' failed (it may or may not "
+                    + "have been released; inspect it): " + why, cause);
         }
     }
 

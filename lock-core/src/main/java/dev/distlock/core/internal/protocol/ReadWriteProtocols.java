@@ -6,9 +6,6 @@ import dev.distlock.core.ReadWriteRedisLock;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.ProtocolLock;
-import dev.distlock.core.internal.redis.LuaScript;
-import dev.distlock.core.internal.waiting.WaitRoom;
-import io.lettuce.core.ScriptOutputType;
 
 /** Builds read/write locks and holds what their two sides share. */
 public final class ReadWriteProtocols {
@@ -46,11 +43,6 @@ public final class ReadWriteProtocols {
     }
 
     static CompletableFuture<Boolean> forceRelease(LockEngine engine, ReadWriteKeys keys) {
-        CompletableFuture<Long> reply = engine.commands().eval(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER,
-                new String[] { keys.writeKey(), keys.readersKey() }, keys.names().channel());
-        return reply.thenApply((deleted) -> {
-            engine.waitRooms().wakeUp(keys.names().channel(), WaitRoom.EVERYONE);
-            return deleted > 0;
-        });
+        return ForceRelease.readWrite(engine, keys).thenApply((outcome) -> !outcome.mode().isEmpty());
     }
 }

@@ -47,7 +47,7 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript WRITE_RELEASE = load("write-release");
 
-    public static final LuaScript RW_FORCE_RELEASE = load("rw-force-release");
+    public static final LuaScript FORCE_RELEASE = load("force-release");
 
     public static final LuaScript INSPECT = load("inspect");
 
@@ -63,7 +63,7 @@ public record LuaScript(String name, String body, String sha1) {
 
     /** Every script, for warming a server's script cache. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW,
-            ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, RW_FORCE_RELEASE, INSPECT,
+            ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, FORCE_RELEASE, INSPECT,
             REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE);
 
     private static final String INCLUDE = "--@include ";

@@ -3,6 +3,7 @@ package dev.distlock.spring.boot.actuate;
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLease;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLockClient;
@@ -21,8 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * kind, fencing token, held for, remaining lease, renewals, owner thread);</li>
  * <li>{@code GET /actuator/distributedlocks/{name}}: what Redis says about one lock name (holder and its instance,
  * remaining lease, fencing token, queued waiters), in one round trip;</li>
- * <li>{@code DELETE /actuator/distributedlocks/{name}}: force-releases the lock whoever holds it. Its holder loses
- * the lease at its next renewal. Off by default: the endpoint's access is read-only until
+ * <li>{@code DELETE /actuator/distributedlocks/{name}}: force-releases the lock whoever holds it and hands it to the
+ * next queued waiter, in one step. Its holder loses the lease at its next renewal. Off by default: the endpoint's access is read-only until
  * {@code management.endpoint.distributedlocks.access=unrestricted}.</li>
  * </ul>
  * Durations are written as people write them ({@code 1.5s}, {@code 250ms}).
@@ -48,16 +49,15 @@ public class DistributedLocksEndpoint {
         return LockDescriptor.of(this.client.inspect(name));
     }
 
-    /** Deletes the lock {@code name} whoever holds it (exclusive, fair, read or write holds). */
+    /**
+     * Releases the lock {@code name} whoever holds it (exclusive, fair, read or write holds) and hands it to the next
+     * queued waiter, in one step on Redis ({@link RedisLockClient#forceRelease}).
+     */
     @DeleteOperation
     public ForceReleaseDescriptor forceRelease(@Selector String name) {
-        LockInfo before = this.client.inspect(name);
-        boolean released = switch (before.mode()) {
-            case FREE -> false;
-            case EXCLUSIVE -> this.client.getLock(name).forceUnlock();
-            case WRITE, READ -> this.client.getReadWriteLock(name).writeLock().forceUnlock();
-        };
-        return new ForceReleaseDescriptor(name, released, before.ownerInstanceId());
+        ForcedRelease done = this.client.forceRelease(name);
+        return new ForceReleaseDescriptor(name, done.released(), done.mode().name(), done.previousOwner(),
+                done.previousOwnerInstanceId(), done.offeredTo(), LockInfo.instanceIdOf(done.offeredTo()));
     }
 
     /**
@@ -118,13 +118,20 @@ public class DistributedLocksEndpoint {
     }
 
     /**
-     * The outcome of a force-release.
+     * The outcome of a force-release. The evicted holder keeps running until it checks its lease or its next renewal
+     * is refused; only storage that checks fencing tokens refuses its late writes.
      *
      * @param name lock name
-     * @param released whether something was deleted
+     * @param released whether a hold was removed
+     * @param mode what was held: EXCLUSIVE, WRITE, READ (every read hold removed), or FREE
+     * @param previousOwner the removed hold's owner token, if any
      * @param previousOwnerInstanceId which instance held it before, if anyone
+     * @param offeredTo the queued waiter the lock was handed to, if anyone waited
+     * @param offeredToInstanceId which instance that waiter belongs to
      */
-    public record ForceReleaseDescriptor(String name, boolean released, @Nullable String previousOwnerInstanceId) {
+    public record ForceReleaseDescriptor(String name, boolean released, String mode, @Nullable String previousOwner,
+            @Nullable String previousOwnerInstanceId, @Nullable String offeredTo,
+            @Nullable String offeredToInstanceId) {
     }
 
     static String format(Duration duration) {

@@ -90,6 +90,7 @@ class DistributedLockActuatorAutoConfigurationTests {
             DistributedLocksEndpoint.ForceReleaseDescriptor result = endpoint.forceRelease("stuck");
             assertThat(result.released()).isTrue();
             assertThat(result.previousOwnerInstanceId()).isEqualTo("orders-1");
+            assertThat(result.mode()).isEqualTo("EXCLUSIVE");
             assertThat(endpoint.lock("stuck").held()).isFalse();
             await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isHeld());
         });

@@ -1,0 +1,67 @@
+package dev.distlock.core.internal.protocol;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.waiting.WaitRoom;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * Forces a lock name free whoever holds it, in one script ({@code force-release.lua}): reads the holder, removes its
+ * hold and hands the lock to the next live queued waiter, so an operator's release can neither evict a holder it did
+ * not report nor leave queued waiters asleep.
+ */
+public final class ForceRelease {
+
+    /**
+     * What the script did.
+     *
+     * @param mode {@code lock}, {@code write}, {@code read}, or empty when nothing was held
+     * @param owner the owner of the removed hold, empty when none
+     * @param offeredTo the waiter now offered the lock, empty when none
+     */
+    public record Outcome(String mode, String owner, String offeredTo) {
+    }
+
+    private ForceRelease() {
+    }
+
+    /** Every kind of the name: the reentrant or fair lock first, then the read/write lock. */
+    public static CompletableFuture<Outcome> anyKind(LockEngine engine, String name) {
+        return run(engine, ReadWriteKeys.of(engine.keys(name)), "any");
+    }
+
+    /** The read/write lock of the name: its writer and every reader. */
+    static CompletableFuture<Outcome> readWrite(LockEngine engine, ReadWriteKeys keys) {
+        return run(engine, keys, "rw");
+    }
+
+    private static CompletableFuture<Outcome> run(LockEngine engine, ReadWriteKeys rw, String which) {
+        LockKeys keys = rw.names();
+        LockCommands commands = engine.commands();
+        CompletableFuture<List<Object>> reply = commands.eval(LuaScript.FORCE_RELEASE, ScriptOutputType.MULTI,
+                new String[] { keys.lockKey(), keys.fenceKey(), keys.queueKey(), rw.writeKey(), rw.readersKey(),
+                        rw.writerQueueKey() },
+                which, commands.fencingArgument(), commands.publishCommand(), commands.listenerCountArgument(),
+                keys.channel());
+        return reply.thenApply((values) -> {
+            Outcome outcome = new Outcome(String.valueOf(values.get(0)), String.valueOf(values.get(1)),
+                    String.valueOf(values.get(2)));
+            long offerMillis = LockCommands.toLong(values.get(3));
+            if (outcome.mode().equals("lock")) {
+                QueuedProtocol queued = new QueuedProtocol(engine, keys);
+                LapsedOffers.watch(engine, keys.name(), keys.lockKey(), outcome.offeredTo(), offerMillis,
+                        queued::passOn);
+            }
+            else if (!outcome.mode().isEmpty()) {
+                WriteProtocol writers = new WriteProtocol(engine, rw);
+                LapsedOffers.watch(engine, keys.name(), rw.writeKey(), outcome.offeredTo(), offerMillis,
+                        writers::passOn);
+                engine.waitRooms().wakeUp(keys.channel(), WaitRoom.EVERYONE);
+            }
+            return outcome;
+        });
+    }
+}
