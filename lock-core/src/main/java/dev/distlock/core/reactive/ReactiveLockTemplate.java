@@ -36,7 +36,8 @@ import reactor.util.context.ContextView;
  * <p><b>When.</b> Nothing happens until subscription. Each subscription acquires the lock through
  * {@link ReactiveLock} (no thread waits), then subscribes to the callback's publisher, and releases the lock exactly
  * once when that publisher completes, errors or is cancelled. A {@code Flux} holds the lock until its last element
- * and completion. Cancelling while the acquisition is in flight abandons it.
+ * and completion. A cancel releases the lock whenever it lands: an acquisition in flight is abandoned, and a lease
+ * granted as the cancel arrived is released too.
  *
  * <p><b>The lease.</b> The callback receives the lease; the publisher it returns (and everything upstream of it) also
  * finds it through {@link #currentLease()} in the Reactor {@code Context}.
