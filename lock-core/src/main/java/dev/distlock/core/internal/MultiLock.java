@@ -122,6 +122,11 @@ public final class MultiLock implements RedisLock {
         return new AsyncMultiAcquisition(this.name, this.locks, waitTime, leaseTime).start();
     }
 
+    /** The holds of the members, in acquisition order. */
+    List<ReentryKey> reentryKeys() {
+        return this.locks.stream().map(ProtocolLock::reentryKey).toList();
+    }
+
     @Override
     public boolean isLocked() {
         return this.locks.stream().anyMatch(ProtocolLock::isLocked);

@@ -287,6 +287,11 @@ public final class ProtocolLock implements RedisLock {
                 : this.engine.options().watchdogLease().toMillis();
     }
 
+    /** This lock's hold as reentrancy outside the thread table sees it. */
+    ReentryKey reentryKey() {
+        return new ReentryKey(this.engine.clientId(), this.protocol.kind(), this.protocol.holdKey());
+    }
+
     private LockEngine.ThreadHoldKey threadKey(Thread thread) {
         return new LockEngine.ThreadHoldKey(this.protocol.holdKey(), thread);
     }

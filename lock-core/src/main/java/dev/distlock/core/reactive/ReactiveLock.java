@@ -24,8 +24,13 @@ import reactor.core.scheduler.Schedulers;
  * (a second acquisition of a held lock waits like any other owner). Reentrancy in reactive code goes through the
  * Reactor {@code Context}; see {@link ReactiveLockTemplate}.
  *
- * <p><b>Cancel.</b> Cancelling the subscription while the acquisition is in flight abandons it: a grant that raced
- * the cancel is released. Each subscription is an independent acquisition.
+ * <p><b>Cancel.</b> Cancelling the subscription before the lease was emitted releases the lock whenever the cancel
+ * lands: an acquisition in flight is abandoned (a grant that raced the cancel is released), and a lease granted but
+ * still on its way to the subscriber is released. Once emitted, the lease is the subscriber's to close, even if it
+ * cancelled meanwhile (Reactive Streams allows a value to cross a cancel): use {@link ReactiveLockTemplate} or
+ * {@code Mono.usingWhen(acquire(...), work, ReactiveLock::release)}, which release a lease they received in that race,
+ * rather than operators that may drop a late value ({@code timeout}, a disposed {@code subscribe(consumer)}). Each
+ * subscription is an independent acquisition.
  */
 public final class ReactiveLock {
 
@@ -65,9 +70,19 @@ public final class ReactiveLock {
         return Mono.defer(() -> {
             CompletableFuture<LockLease> lease = ((leaseTime != null) ? this.lock.acquireAsync(waitTime, leaseTime)
                     : this.lock.acquireAsync(waitTime)).toCompletableFuture();
-            // Cancelling the Mono cancels the future, which abandons the acquisition. The work that follows runs on
-            // Reactor's threads, not on the client's completion executor (the common pool, often one thread).
-            return Mono.fromFuture(lease, false).publishOn(Schedulers.parallel());
+            GrantCustody custody = new GrantCustody();
+            lease.whenComplete((granted, failure) -> {
+                if (granted != null) {
+                    custody.granted(granted);
+                }
+            });
+            // Cancelling the Mono cancels the future, which abandons an acquisition in flight; a lease already granted
+            // is released by the custody unless it was emitted. The work that follows runs on Reactor's threads, not
+            // on the client's completion executor (the common pool, often one thread).
+            return Mono.fromFuture(lease, false)
+                .publishOn(Schedulers.parallel())
+                .filter((granted) -> custody.deliver())
+                .doOnCancel(custody::abandon);
         });
     }
 

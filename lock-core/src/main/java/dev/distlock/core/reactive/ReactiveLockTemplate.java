@@ -36,17 +36,22 @@ import reactor.util.context.ContextView;
  * <p><b>When.</b> Nothing happens until subscription. Each subscription acquires the lock through
  * {@link ReactiveLock} (no thread waits), then subscribes to the callback's publisher, and releases the lock exactly
  * once when that publisher completes, errors or is cancelled. A {@code Flux} holds the lock until its last element
- * and completion. Cancelling while the acquisition is in flight abandons it.
+ * and completion. A cancel releases the lock whenever it lands: an acquisition in flight is abandoned, and a lease
+ * granted as the cancel arrived is released too.
  *
  * <p><b>The lease.</b> The callback receives the lease; the publisher it returns (and everything upstream of it) also
  * finds it through {@link #currentLease()} in the Reactor {@code Context}.
  *
- * <p><b>Reentrancy.</b> Leases are owned by the pipeline, not by a thread. A nested {@code execute} on a lock name
- * for which the subscriber {@code Context} already carries a held lease re-uses that lease: the nested section runs
- * without acquiring or releasing, under the outer lease (whatever the lock kind of the outer section was, so do not
- * nest a write lock inside a read lock of the same name). A nested section whose outer lease was lost fails with
- * {@link LockLostException}. Without that context (an independent pipeline), a second acquisition of a held lock
- * waits like any other owner.
+ * <p><b>Reentrancy.</b> Leases are owned by the pipeline, not by a thread. A nested section on a lock that an
+ * enclosing section of the same pipeline holds (found in the subscriber {@code Context}) re-uses that lease: it runs
+ * without acquiring or releasing. "The same lock" means what it means for a thread's reentry: the same client, lock
+ * kind and name, so a plain lock, the read lock and the write lock of one name are three locks, and a nested write
+ * lock is acquired even inside the plain lock of its name. A nested section on one member of an enclosing multi-lock
+ * reenters that member's lease; a nested multi-lock whose members enclosing sections hold only in part fails with
+ * {@link IllegalStateException} instead of waiting for the pipeline's own holds. Nesting the read and the write lock
+ * of one name waits for the pipeline's own hold until the wait time (reactive sections neither upgrade nor
+ * downgrade). A nested section whose outer lease was lost fails with {@link LockLostException}. Without that context
+ * (an independent pipeline), a second acquisition of a held lock waits like any other owner.
  *
  * <p><b>Lost lease.</b> The {@link LostLeasePolicy} decides: {@code FAIL} lets the publisher finish and then signals
  * {@link LockLostException} instead of completing (a {@code Mono} errors instead of emitting its value; a
@@ -132,13 +137,13 @@ public final class ReactiveLockTemplate {
         Objects.requireNonNull(action, "action must not be null");
         ReactiveLock reactive = ReactiveLock.of(lock);
         return Mono.deferContextual((context) -> {
-            LockLease outer = ContextLeases.held(context, lock.name());
+            LockLease outer = ContextLeases.held(context, lock);
             if (outer != null) {
                 return Mono.from(reenter(outer, action));
             }
             return Mono.usingWhen(reactive.acquire(waitTime, leaseTime),
                     (lease) -> Mono.<T>from(guarded(lease, action))
-                        .contextWrite((inner) -> ContextLeases.with(inner, lease)),
+                        .contextWrite((inner) -> ContextLeases.with(inner, lock, lease)),
                     this::releaseAfterCompletion, this::releaseAfterError, this::releaseAfterCancel)
                 .onErrorMap(ReactiveLockTemplate::isWrappedLoss, Throwable::getCause);
         });
@@ -177,13 +182,13 @@ public final class ReactiveLockTemplate {
         Objects.requireNonNull(action, "action must not be null");
         ReactiveLock reactive = ReactiveLock.of(lock);
         return Flux.deferContextual((context) -> {
-            LockLease outer = ContextLeases.held(context, lock.name());
+            LockLease outer = ContextLeases.held(context, lock);
             if (outer != null) {
                 return reenter(outer, action);
             }
             return Flux.usingWhen(reactive.acquire(waitTime, leaseTime),
                     (lease) -> Flux.<T>from(guarded(lease, action))
-                        .contextWrite((inner) -> ContextLeases.with(inner, lease)),
+                        .contextWrite((inner) -> ContextLeases.with(inner, lock, lease)),
                     this::releaseAfterCompletion, this::releaseAfterError, this::releaseAfterCancel)
                 .onErrorMap(ReactiveLockTemplate::isWrappedLoss, Throwable::getCause);
         });

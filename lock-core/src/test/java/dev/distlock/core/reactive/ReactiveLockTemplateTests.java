@@ -12,6 +12,7 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.RedisClient;
@@ -177,6 +178,58 @@ class ReactiveLockTemplateTests {
                 Duration.ZERO, (inner) -> Mono.just(inner == outer)));
         StepVerifier.create(nested).expectNext(true).expectComplete().verify(VERIFY);
         assertThat(this.raw.exists("lock:{rx-nested}")).isZero();
+    }
+
+    @Test
+    void nestedWriteLockInsideThePlainLockOfItsNameTakesTheWriteLock() {
+        ReactiveLockTemplate template = template(LostLeasePolicy.FAIL);
+        RedisLock plain = this.client.getLock("rx-kind");
+        RedisLock write = this.client.getReadWriteLock("rx-kind").writeLock();
+        Mono<Boolean> nested = template.execute(plain, Duration.ofSeconds(20), null,
+                (outer) -> template.execute(write, Duration.ofSeconds(5), null, (inner) -> Mono.fromCallable(
+                        () -> inner != outer && this.raw.exists("lock:{rx-kind}:write") == 1)));
+        StepVerifier.create(nested).expectNext(true).expectComplete().verify(VERIFY);
+        assertThat(this.raw.exists("lock:{rx-kind}", "lock:{rx-kind}:write")).isZero();
+    }
+
+    @Test
+    void nestedSectionOnAMemberOfTheEnclosingMultiLockReentersItsLease() {
+        ReactiveLockTemplate template = template(LostLeasePolicy.FAIL);
+        RedisLock multi = this.client.getMultiLock("rx-m-a", "rx-m-b");
+        Mono<Boolean> nested = template.execute(multi, Duration.ofSeconds(20), null,
+                (outer) -> template.execute("rx-m-a", Duration.ofMillis(500),
+                        (inner) -> Mono.just(inner.isHeld() && inner.fencingToken() == outer.fencingTokens()
+                            .get("rx-m-a"))));
+        StepVerifier.create(nested).expectNext(true).expectComplete().verify(VERIFY);
+        assertThat(this.raw.exists("lock:{rx-m-a}", "lock:{rx-m-b}")).isZero();
+    }
+
+    @Test
+    void nestedMultiLockOverlappingTheEnclosingLocksInPartFailsAtOnce() {
+        ReactiveLockTemplate template = template(LostLeasePolicy.FAIL);
+        RedisLock multi = this.client.getMultiLock("rx-p-a", "rx-p-c");
+        Mono<String> nested = template.execute("rx-p-a",
+                (outer) -> template.execute(multi, Duration.ofSeconds(20), null, (inner) -> Mono.just("ran")));
+        long start = System.nanoTime();
+        StepVerifier.create(nested)
+            .expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("rx-p-a,rx-p-c").hasMessageContaining("lock:{rx-p-c}"))
+            .verify(VERIFY);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(this.raw.exists("lock:{rx-p-a}", "lock:{rx-p-c}")).isZero();
+    }
+
+    @Test
+    void nestedSectionOfAnotherClientDoesNotReenter() {
+        ReactiveLockTemplate template = template(LostLeasePolicy.FAIL);
+        try (RedisLockClient other = RedisLockClient.create(this.redisClient, LockClientOptions.builder().build())) {
+            ReactiveLockTemplate otherTemplate = new ReactiveLockTemplate(other, Duration.ofSeconds(20), null,
+                    LostLeasePolicy.FAIL);
+            Mono<String> nested = template.execute("rx-client",
+                    (outer) -> otherTemplate.execute("rx-client", Duration.ofMillis(300), (inner) -> Mono.just("ran")));
+            StepVerifier.create(nested).expectError(LockNotAcquiredException.class).verify(VERIFY);
+        }
+        assertThat(this.raw.exists("lock:{rx-client}")).isZero();
     }
 
     @Test

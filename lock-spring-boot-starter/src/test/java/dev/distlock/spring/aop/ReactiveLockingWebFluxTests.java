@@ -7,7 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
@@ -209,6 +211,44 @@ class ReactiveLockingWebFluxTests {
         long freedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cancelled);
         // The lease is 30 s (watchdog): a release within a second can only be the release sent on cancel.
         assertThat(freedAfterMillis).isLessThan(1000);
+        assertThat(blockingCalls).isEmpty();
+    }
+
+    /**
+     * F29 for the annotation: calls cancelled 0-3 ms after subscribing (a {@code timeout} or a disposed
+     * subscription), about when their grant arrives, must leave no lease renewed for nobody and no lock held.
+     */
+    @Test
+    void cancelsRacingGrantsLeaveNoLockHeld() throws Exception {
+        int calls = 10_000;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        List<String> names = List.of("g0", "g1", "g2");
+        int made = 0;
+        while (made < calls && System.nanoTime() - deadline < 0) {
+            made++;
+            String name = names.get(random.nextInt(names.size()));
+            Flux<String> call = random.nextBoolean() ? this.counters.grantedAtOnce(name).flux()
+                    : this.counters.grantedAtOnceMany(name);
+            long cancelAfterNanos = random.nextLong(0, 3_000_000);
+            if (random.nextBoolean()) {
+                call.timeout(Duration.ofNanos(cancelAfterNanos)).onErrorResume(TimeoutException.class,
+                        (ex) -> Flux.empty()).blockLast(Duration.ofSeconds(30));
+            }
+            else {
+                Disposable subscription = call.subscribe();
+                TimeUnit.NANOSECONDS.sleep(cancelAfterNanos);
+                subscription.dispose();
+            }
+        }
+        assertThat(made).as("calls made within the time bound").isGreaterThanOrEqualTo(1_000);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(this.lockClient.activeLeaseCount()).as(() -> "leases: " + this.lockClient.heldLeases())
+                .isZero();
+            for (String name : names) {
+                assertThat(this.lockClient.getLock("grant:" + name).isLocked()).as("grant:%s locked", name).isFalse();
+            }
+        });
         assertThat(blockingCalls).isEmpty();
     }
 

@@ -159,6 +159,18 @@ final class ReactiveServices {
             return CompletableFuture.completedFuture("fallback " + name);
         }
 
+        /** Locked and immediate: its grant is what a cancel races. */
+        @DistributedLock(name = "grant", key = "#name", waitTime = "10s")
+        public Mono<String> grantedAtOnce(String name) {
+            return Mono.just("ran");
+        }
+
+        /** Locked and immediate, two elements. */
+        @DistributedLock(name = "grant", key = "#name", waitTime = "10s")
+        public Flux<String> grantedAtOnceMany(String name) {
+            return Flux.just("ran", "twice");
+        }
+
         /** Outlives its 200 ms fixed lease. */
         @DistributedLock(name = "outlive", key = "#name", leaseTime = "200ms")
         public Mono<String> outliveLease(String name) {

@@ -34,6 +34,11 @@ public final class MultiLease implements LockLease {
         return this.name;
     }
 
+    /** The lease of each member, in acquisition order. */
+    public List<LockLease> parts() {
+        return this.parts;
+    }
+
     /** The token of the first lock in acquisition order; see {@link #fencingTokens()} for all of them. */
     @Override
     public long fencingToken() {
