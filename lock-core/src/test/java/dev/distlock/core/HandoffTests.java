@@ -229,11 +229,6 @@ class HandoffTests extends RedisLockTest {
         }
     }
 
-    private long serverMillis() {
-        List<String> time = this.raw.time();
-        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-    }
-
     private long scriptCalls() {
         Map<String, Long> calls = commandCalls();
         return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);

@@ -162,4 +162,54 @@ class ReadWriteLockTests extends RedisLockTest {
             assertThat(TimeUnit.NANOSECONDS.toMillis(reader.get(10, TimeUnit.SECONDS) - released)).isLessThan(500);
         }
     }
+
+    @Test
+    void aQueuedWriterThatGivesUpWakesTheReadersItKeptOut() throws Exception {
+        // Readers that were refused because a writer queued sleep up to a back-off of 10 s unless woken.
+        RedisLockClient reader = this.clients.create(LockClientOptions.builder().maxBackoff(Duration.ofSeconds(10))
+            .build());
+        try (LockLease held = this.first.getReadWriteLock("gives-up").readLock().acquire(Duration.ZERO,
+                Duration.ofSeconds(60))) {
+            java.util.concurrent.CompletableFuture<LockLease> writer = this.second.getReadWriteLock("gives-up")
+                .writeLock().acquireAsync(Duration.ofMillis(800)).toCompletableFuture();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> this.raw.llen("lock:{gives-up}:write:queue") == 1);
+            long started = System.nanoTime();
+            Future<Long> read = this.pool.submit(() -> {
+                try (LockLease lease = reader.getReadWriteLock("gives-up").readLock().acquire(Duration.ofSeconds(20))) {
+                    return System.nanoTime();
+                }
+            });
+            assertThat(writer).failsWithin(Duration.ofSeconds(10));
+            long readAt = read.get(20, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(readAt - started)).as("refused reader's grant after the writer gave up")
+                .isLessThan(Duration.ofSeconds(4));
+        }
+    }
+
+    @Test
+    void abandoningTheLastReadHoldHandsTheLockToTheQueuedWriter() throws Exception {
+        io.lettuce.core.RedisClient listenerClient = io.lettuce.core.RedisClient.create(redis.uri());
+        try (io.lettuce.core.pubsub.StatefulRedisPubSubConnection<String, String> listener =
+                listenerClient.connectPubSub()) {
+            listener.sync().subscribe("lock:{abandoned}:h:writer");
+            long now = serverMillis();
+            this.raw.zadd("lock:{abandoned}:read", now + 60_000, "reader:1|5");
+            this.raw.rpush("lock:{abandoned}:write:queue", "writer:1|1000|" + (now + 60_000)
+                    + "|lock:{abandoned}:h:writer");
+
+            java.util.List<Object> reply = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.ABANDON.body(),
+                    io.lettuce.core.ScriptOutputType.MULTI,
+                    new String[] { "lock:{abandoned}:tomb:reader:1", "lock:{abandoned}:read", "lock:{abandoned}:write",
+                            "lock:{abandoned}:fence", "lock:{abandoned}:write:queue" },
+                    "reader:1", "60000", "lock:{abandoned}:rw", "86400000", "publish", "1");
+
+            assertThat(reply).containsExactly(1L, "writer:1", 1000L);
+            assertThat(this.raw.get("lock:{abandoned}:write")).startsWith("writer:1|");
+            assertThat(this.raw.pttl("lock:{abandoned}:write")).isBetween(1L, 1000L);
+        }
+        finally {
+            listenerClient.shutdown();
+        }
+    }
 }

@@ -27,4 +27,10 @@ abstract class RedisLockTest {
         this.clients = clients;
         this.raw = clients.raw();
     }
+
+    /** The server's clock in milliseconds, as the scripts read it ({@code TIME}). */
+    protected long serverMillis() {
+        java.util.List<String> time = this.raw.time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
 }

@@ -1,6 +1,7 @@
 -- Release, leave or abandon the write hold of a read/write lock, force it free, or pass on an offer that lapsed. When
 -- it is freed and no reader holds (a writer may have downgraded), it is offered to the first live queued writer as in
--- release.lua; otherwise waiting readers are woken with '*' on the lock's broadcast channel.
+-- release.lua; otherwise waiting readers are woken with '*' on the lock's broadcast channel, as they are when a queued
+-- writer gives up ('leave', 'abandon') while no writer holds the lock.
 -- KEYS[1] write key
 -- KEYS[2] fence key
 -- KEYS[3] writer queue
@@ -23,6 +24,10 @@ if ARGV[1] == 'pass' then
 else
     local allowed, owner = may_release()
     if not allowed then
+        -- A queued writer that gives up no longer keeps readers out: wake the readers it refused.
+        if Q.left and redis.call('exists', KEYS[1]) == 0 then
+            redis.call('publish', ARGV[7], '*')
+        end
         return {0, '', 0, ''}
     end
     released = owner

@@ -54,10 +54,16 @@ public final class LockCommands {
         return this.gateway.publishCountsListeners() ? "1" : "0";
     }
 
-    /** Runs the read lock's abandon script: tombstone for {@code owner}, then removes any read hold it got. */
-    CompletableFuture<Long> abandonRead(LockKeys keys, String owner, long tombstoneMillis, String readersKey) {
-        return eval(LuaScript.ABANDON, ScriptOutputType.INTEGER, new String[] { keys.tombstoneKey(owner), readersKey },
-                owner, Long.toString(tombstoneMillis), keys.channel());
+    /**
+     * Runs the read lock's abandon script: tombstone for {@code owner}, then removes any read hold it got, handing the
+     * lock to a queued writer when that was the last. Reply {@code {removed, writer offered or '', offer ms}}.
+     */
+    CompletableFuture<List<Object>> abandonRead(ReadWriteKeys keys, String owner, long tombstoneMillis) {
+        LockKeys names = keys.names();
+        return eval(LuaScript.ABANDON, ScriptOutputType.MULTI, new String[] { names.tombstoneKey(owner),
+                keys.readersKey(), keys.writeKey(), names.fenceKey(), keys.writerQueueKey() }, owner,
+                Long.toString(tombstoneMillis), names.channel(), fencingArgument(), publishCommand(),
+                listenerCountArgument());
     }
 
     /** Runs a script with the operation timeout. */

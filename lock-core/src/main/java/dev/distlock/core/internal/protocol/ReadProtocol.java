@@ -112,7 +112,10 @@ final class ReadProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
-        LockKeys names = this.keys.names();
-        return this.engine.commands().abandonRead(names, owner, tombstoneMillis, this.keys.readersKey());
+        return this.engine.commands().abandonRead(this.keys, owner, tombstoneMillis).thenApply((values) -> {
+            this.writers.watchOffer(values);
+            return values;
+        });
     }
+
 }

@@ -1,7 +1,7 @@
 -- Shared by release.lua and write-release.lua, which take the same KEYS[1..4] and ARGV[1..6] (see release.lua);
 -- spliced in after lib/queue.lua.
--- Applies the mode to the queue ('abandon': tombstone and every entry of the owner; 'leave': the caller's entry) and
--- tells whether the lock is the caller's to release (any holder for 'force'), and the owner of the hold found.
+-- Applies the mode to the queue ('abandon': tombstone and every entry of the owner; 'leave': the caller's entry; Q.left
+-- tells whether an entry was removed) and tells whether the lock is the caller's to release (any holder for 'force'), and the owner of the hold found.
 local function may_release()
     local mode = ARGV[1]
     if mode == 'abandon' then
@@ -9,11 +9,11 @@ local function may_release()
         local prefix = ARGV[2] .. '|'
         for _, entry in ipairs(redis.call('lrange', KEYS[3], 0, -1)) do
             if string.sub(entry, 1, #prefix) == prefix then
-                redis.call('lrem', KEYS[3], 0, entry)
+                Q.left = redis.call('lrem', KEYS[3], 0, entry) > 0 or Q.left
             end
         end
     elseif mode == 'leave' then
-        redis.call('lrem', KEYS[3], 1, ARGV[6])
+        Q.left = redis.call('lrem', KEYS[3], 1, ARGV[6]) > 0
     end
     local holder = redis.call('get', KEYS[1])
     if not holder then
