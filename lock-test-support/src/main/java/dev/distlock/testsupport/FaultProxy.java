@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #dropPubSubMessages(boolean)}: pub/sub deliveries ({@code message}, {@code pmessage},
  *       {@code smessage}) are discarded whole; every other reply (including subscribe confirmations) passes, so
  *       connections stay in sync.</li>
- *   <li>{@link #resetAll()}: closes every open connection with a TCP RST on the client side.</li>
+ *   <li>{@link #resetAll()}: closes every open connection with a TCP RST on the client side;
+ *       {@link #closeAll()} closes them gracefully (FIN), after which Lettuce re-sends the commands that were in
+ *       flight.</li>
  * </ul>
  *
  * <p>Listens on {@code 127.0.0.1} only. {@link #close()} stops accepting and resets every connection; its threads
@@ -162,6 +164,22 @@ public final class FaultProxy implements AutoCloseable {
      */
     public void dropPubSubMessages(boolean drop) {
         faults.dropPubSub = drop;
+    }
+
+    /**
+     * Closes every open connection gracefully (FIN to the client and to the server); counted as resets.
+     *
+     * @return how many connections were closed
+     */
+    public int closeAll() {
+        int count = 0;
+        for (ProxyLink link : List.copyOf(links)) {
+            if (link.close()) {
+                count++;
+            }
+        }
+        resets.addAndGet(count);
+        return count;
     }
 
     /**

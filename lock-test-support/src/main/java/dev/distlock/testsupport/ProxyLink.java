@@ -63,6 +63,18 @@ final class ProxyLink {
         return true;
     }
 
+    /** Closes both sides gracefully (FIN): the client sees the connection end, as when a server or a peer closes it. */
+    boolean close() {
+        if (down) {
+            return false;
+        }
+        down = true;
+        closeQuietly(client);
+        closeQuietly(server);
+        links.remove(this);
+        return true;
+    }
+
     void pumpEnded() {
         // one side closed: close the other so the peer sees it too
         if (!down) {

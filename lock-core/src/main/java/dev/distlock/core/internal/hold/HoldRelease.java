@@ -70,6 +70,7 @@ public final class HoldRelease {
             this.engine.cleanup().releaseQuietly(this.protocol, hold.owner());
             return CompletableFuture.failedFuture(lost(hold, "it was no longer valid when released"));
         }
+        long disconnectsBefore = this.engine.connectionStatus().disconnects();
         return this.protocol.release(hold.owner()).handle((deleted, ex) -> {
             if (ex != null) {
                 // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so
@@ -81,6 +82,14 @@ public final class HoldRelease {
                 return null;
             }
             if (!deleted) {
+                if (this.engine.connectionStatus().disconnects() != disconnectsBefore) {
+                    // The connection dropped while the release was on its way and Lettuce sent it again: this reply
+                    // may be the second run's, after the first had released. The lease was valid when the release
+                    // was sent, so the work ran under it; no other owner's key was touched either way.
+                    logger.info("Release of lock '{}' (owner {}) found the key gone after a reconnect: taken as "
+                            + "released by its first run", this.protocol.lockName(), hold.owner());
+                    return null;
+                }
                 throw lost(hold, "at release the key was missing or owned by another owner; nothing was deleted");
             }
             return null;

@@ -3,6 +3,7 @@ package dev.distlock.core.internal.redis;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.distlock.core.internal.DurationFormat;
@@ -36,6 +37,8 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
     private volatile long disconnectedAtNanos;
 
     private volatile boolean disconnected;
+
+    private final AtomicLong disconnects = new AtomicLong();
 
     private ConnectionStatus(@Nullable AbstractRedisClient client) {
         this(client, null);
@@ -91,7 +94,16 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
         if (connection == this.tracked && !this.disconnected) {
             this.disconnectedAtNanos = System.nanoTime();
             this.disconnected = true;
+            this.disconnects.incrementAndGet();
         }
+    }
+
+    /**
+     * How often the command connection was lost so far. Lettuce re-sends a command that was in flight when its
+     * connection dropped, so a reply read after this count changed may be the second run's.
+     */
+    public long disconnects() {
+        return this.disconnects.get();
     }
 
     /** Whether the command connection is connected now; false while Lettuce reconnects. */
