@@ -50,6 +50,9 @@ final class SentinelMasterFollower implements AutoCloseable {
 
     private static final long RESUBSCRIBE_MILLIS = 5_000;
 
+    /** The system property that shortens {@link #PATIENCE}, in milliseconds: for fault tests, not for applications. */
+    static final String PATIENCE_PROPERTY = "distlock.sentinel.patience-millis";
+
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     /** What the follower moves: the topology's connection set ({@link MasterMover}). */
@@ -81,6 +84,8 @@ final class SentinelMasterFollower implements AutoCloseable {
 
     private final SentinelMasterLookup lookup;
 
+    private final Duration patience;
+
     private final ScheduledExecutorService executor;
 
     private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new CopyOnWriteArrayList<>();
@@ -102,6 +107,7 @@ final class SentinelMasterFollower implements AutoCloseable {
         this.sentinelUri = sentinelUri;
         this.masterId = sentinelUri.getSentinelMasterId();
         this.lookup = new SentinelMasterLookup(client, sentinelUri);
+        this.patience = patience();
         this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
             Thread thread = new Thread(task, "distlock-sentinel-" + this.masterId);
             thread.setDaemon(true);
@@ -151,7 +157,7 @@ final class SentinelMasterFollower implements AutoCloseable {
     private void runCheck(String reason) {
         this.checkPending.set(false);
         Target following = this.target;
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        long deadline = System.nanoTime() + this.patience.toNanos();
         while (!this.closed && following != null) {
             MasterAddress master;
             try {
@@ -175,7 +181,7 @@ final class SentinelMasterFollower implements AutoCloseable {
             catch (RuntimeException ex) {
                 if (System.nanoTime() - deadline > 0) {
                     logger.warn("Gave up moving the lock connections to Redis master '{}' at {} after {} s: {}",
-                            this.masterId, master, PATIENCE.toSeconds(), ex.toString());
+                            this.masterId, master, this.patience.toSeconds(), ex.toString());
                     return;
                 }
                 logger.debug("Moving the lock connections to Redis master '{}' at {} failed, retrying: {}",
@@ -188,6 +194,29 @@ final class SentinelMasterFollower implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /**
+     * {@link #PATIENCE}, or the {@value #PATIENCE_PROPERTY} system property when set.
+     *
+     * @throws IllegalArgumentException if the property is not a positive number of milliseconds
+     */
+    static Duration patience() {
+        String value = System.getProperty(PATIENCE_PROPERTY);
+        if (value == null || value.isBlank()) {
+            return PATIENCE;
+        }
+        try {
+            long millis = Long.parseLong(value.strip());
+            if (millis > 0) {
+                return Duration.ofMillis(millis);
+            }
+        }
+        catch (NumberFormatException ex) {
+            // reported below
+        }
+        throw new IllegalArgumentException("System property " + PATIENCE_PROPERTY + " must be a positive number of "
+                + "milliseconds, was '" + value + "'; remove it to use the default (" + PATIENCE.toMillis() + ")");
     }
 
     private void subscribe(RedisURI sentinel) {
