@@ -38,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * replica acknowledgement, pub/sub with the active subscriptions) to the master the Sentinels report. From the
  * announcement on, nothing more is sent to the demoted master: calls made while the client moves, and calls in
  * flight on the old connections, fail with {@link LockOperationException} (an unknown outcome, cleaned up like any
- * other). Promise: no grant on a demoted master later than 1 s after the Sentinels announce the new master (measured:
- * none after the announcement; the client uses the new master tens of milliseconds after it). Grants the old master
- * made but had not replicated are still lost in a failover: see replica acknowledgement in
+ * other). If the new master cannot be reached, the client keeps asking the Sentinels and retrying (back-off capped
+ * at 2 s) until a master answers, however long that takes, and then works again by itself; {@link #isConnected()} is
+ * false meanwhile. Promise: no grant on a demoted master later than 1 s after the Sentinels announce the new master
+ * (measured: none after the announcement; the client uses the new master tens of milliseconds after it). Grants the
+ * old master made but had not replicated are still lost in a failover: see replica acknowledgement in
  * {@link LockClientOptions} and use fencing tokens where that matters. The client finds the Sentinel URI by reading
  * the {@link RedisClient}'s default URI; a standalone URI is used as it is.
  *

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.distlock.core.LockClientOptions;
@@ -17,9 +18,11 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.internal.HostAndPort;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.MappingSocketAddressResolver;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -39,11 +42,16 @@ final class Clients implements AutoCloseable, AfterEachCallback {
     private final ClientResources shared;
 
     Clients() {
-        this.shared = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2)
+        this.shared = resources(DefaultClientResources.builder());
+    }
+
+    private ClientResources resources(ClientResources.Builder builder) {
+        ClientResources built = builder.ioThreadPoolSize(2).computationThreadPoolSize(2)
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofMillis(500), 2,
                         TimeUnit.MILLISECONDS))
                 .build();
-        this.resources.push(() -> this.shared.shutdown(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS));
+        this.resources.push(() -> built.shutdown(0, 2, TimeUnit.SECONDS).get(5, TimeUnit.SECONDS));
+        return built;
     }
 
     /** Short leases, short timeouts and back-off, fencing on. */
@@ -57,6 +65,24 @@ final class Clients implements AutoCloseable, AfterEachCallback {
         RedisURI parsed = RedisURI.create(uri);
         parsed.setTimeout(Duration.ofSeconds(2));
         RedisClient client = RedisClient.create(this.shared, parsed);
+        client.setOptions(ClientOptions.builder().build());
+        this.resources.push(() -> client.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
+        return client;
+    }
+
+    /**
+     * Like {@link #redisClient(String)}, on resources of its own whose address resolver sends every connection to
+     * loopback port {@code fromPort} to {@code toPort} instead, e.g. a {@code FaultProxy} in front of a server that
+     * the Sentinels announce by its own address.
+     */
+    RedisClient redisClientRerouting(String uri, int fromPort, int toPort) {
+        Function<HostAndPort, HostAndPort> reroute = (address) -> (address.getPort() == fromPort)
+                ? HostAndPort.of(address.getHostText(), toPort) : address;
+        ClientResources rerouting = resources(DefaultClientResources.builder()
+                .socketAddressResolver(MappingSocketAddressResolver.create(reroute)));
+        RedisURI parsed = RedisURI.create(uri);
+        parsed.setTimeout(Duration.ofSeconds(2));
+        RedisClient client = RedisClient.create(rerouting, parsed);
         client.setOptions(ClientOptions.builder().build());
         this.resources.push(() -> client.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
         return client;

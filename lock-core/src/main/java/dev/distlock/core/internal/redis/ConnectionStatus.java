@@ -34,6 +34,9 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
 
     private volatile @Nullable SocketAddress address;
 
+    /** The Sentinel master the tracked connection goes to ({@code host:port}), or null to report {@link #address}. */
+    private volatile @Nullable String master;
+
     private volatile long disconnectedAtNanos;
 
     private volatile boolean disconnected;
@@ -70,10 +73,17 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
         return status;
     }
 
-    /** The connection to report on. */
-    void track(StatefulConnection<?, ?> connection) {
+    /**
+     * The connection to report on; a new one replaces the one tracked before (a Sentinel master move), whose state is
+     * forgotten, so a later drop of the new one gets its own grace.
+     *
+     * @param master the master it goes to, reported as the target; null to report the address it connects to
+     */
+    void track(StatefulConnection<?, ?> connection, @Nullable MasterAddress master) {
         if (connection instanceof RedisChannelHandler<?, ?> handler) {
+            this.master = (master != null) ? master.host() + ":" + master.port() : null;
             this.tracked = handler;
+            this.disconnected = false;
         }
     }
 
@@ -150,6 +160,10 @@ public final class ConnectionStatus implements RedisConnectionStateListener {
     public String target() {
         if (this.pending != null) {
             return this.pending.target();
+        }
+        String following = this.master;
+        if (following != null) {
+            return following;
         }
         SocketAddress current = this.address;
         if (current instanceof InetSocketAddress inet) {

@@ -91,7 +91,7 @@ final class MasterTopology implements Topology {
             this.follower = following;
             following.follow(new MasterMover(this, subscriptions.channels(), following.masterId()));
         }
-        this.status.track(this.connections.command());
+        this.status.track(this.connections.command(), this.connections.address());
         this.connections.warmScripts();
     }
 
@@ -126,7 +126,7 @@ final class MasterTopology implements Topology {
             }
             MasterConnections previous = this.connections;
             this.connections = next;
-            this.status.track(next.command());
+            this.status.track(next.command(), next.address());
             return previous;
         }
         finally {
