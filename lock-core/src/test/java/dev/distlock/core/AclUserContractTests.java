@@ -28,7 +28,7 @@ class AclUserContractTests extends LockContractTests {
     static final List<String> LOCK_USER_RULES = List.of("on", "resetkeys", "~lock:*", "resetchannels", "&lock:*",
             "-@all", "+evalsha", "+eval", "+script|load", "+exists", "+subscribe", "+unsubscribe", "+publish",
             "+ping", "+role", "+wait", "+get", "+set", "+del",
-            "+incr", "+pexpire", "+pttl", "+time", "+lindex", "+llen", "+lpop", "+lpos", "+lrange", "+lrem", "+rpush",
+            "+pexpire", "+pttl", "+time", "+lindex", "+llen", "+lpop", "+lpos", "+lrange", "+lrem", "+rpush",
             "+zadd", "+zcard", "+zcount", "+zrange", "+zrem", "+zremrangebyscore", "+zscore");
 
     private static final String USER = "locks";

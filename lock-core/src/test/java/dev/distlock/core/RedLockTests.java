@@ -183,7 +183,7 @@ class RedLockTests {
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.waitingLockCount() == 1);
             // ... and listening on every node: a subscription counts as made after the node timeout even when a slow
             // machine has not confirmed it yet, and a release before that would only be seen after the back-off.
-            String channel = "redlock:lock:{red-wake}:released";
+            String channel = "lock:{red-wake}:released:redlock";
             for (int node = 0; node < this.redis.uris().size(); node++) {
                 RedisCommands<String, String> raw = raw(node);
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
@@ -197,6 +197,37 @@ class RedLockTests {
             System.out.println("RedLock waiter acquired " + tookMillis + " ms after the release (back-off 10-20 s)");
             assertThat(taken).isPresent();
             assertThat(tookMillis).as("woken, not retried after its 10-20 s back-off").isLessThan(5_000);
+            taken.get().close();
+        }
+    }
+
+    /** The documented ACL (keys and channels under the prefix) covers RedLock's wake-ups: the release publishes. */
+    @Test
+    void aReleaseWakesAWaiterWhenBothRunAsTheDocumentedAclUser() throws Exception {
+        for (int node = 0; node < this.redis.uris().size(); node++) {
+            List<String> rules = new ArrayList<>(List.of("reset", ">locks-secret"));
+            rules.addAll(AclUserContractTests.LOCK_USER_RULES);
+            raw(node).dispatch(io.lettuce.core.protocol.CommandType.ACL, new io.lettuce.core.output.StatusOutput<>(
+                    io.lettuce.core.codec.StringCodec.UTF8), new io.lettuce.core.protocol.CommandArgs<>(
+                            io.lettuce.core.codec.StringCodec.UTF8).add("SETUSER").add("locks").addValues(rules));
+        }
+        LockClientOptions options = LockClientOptions.builder().watchdogLease(LockClients.TEST_WATCHDOG_LEASE)
+            .maxBackoff(Duration.ofSeconds(20)).build();
+        try (RedLockClient holder = newClient(options, "locks:locks-secret@");
+                RedLockClient other = newClient(options, "locks:locks-secret@")) {
+            LockLease held = holder.getLock("red-acl").acquire(Duration.ZERO, Duration.ofSeconds(60));
+            CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red-acl"),
+                    Duration.ofSeconds(30));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.waitingLockCount() == 1);
+            String channel = "lock:{red-acl}:released:redlock";
+            for (int node = 0; node < this.redis.uris().size(); node++) {
+                RedisCommands<String, String> raw = raw(node);
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> raw.pubsubNumsub(channel).getOrDefault(channel, 0L) >= 1);
+            }
+            held.close();
+            Optional<LockLease> taken = waiter.get(15, TimeUnit.SECONDS);
+            assertThat(taken).isPresent();
             taken.get().close();
         }
     }
@@ -232,28 +263,36 @@ class RedLockTests {
     }
 
     private RedLockClient newClient(LockClientOptions options) {
+        return newClient(options, "");
+    }
+
+    /** A client on every node, as {@code credentials} ({@code user:password@}, or "" for the default user). */
+    private RedLockClient newClient(LockClientOptions options, String credentials) {
         List<RedisClient> masters = new ArrayList<>();
         for (String uri : this.redis.uris()) {
-            RedisClient redisClient = RedisClient.create(RedisURI.create(uri));
+            RedisClient redisClient = RedisClient.create(RedisURI.create(uri.replace("redis://",
+                    "redis://" + credentials)));
             this.redisClients.add(redisClient);
             masters.add(redisClient);
         }
         return RedLockClient.create(masters, options, NODE_TIMEOUT);
     }
 
+    /**
+     * Waits for the lock asynchronously: the lease belongs to no thread, so it stays held until the test closes it
+     * (a lease taken on a thread that then ends is released by the watchdog, racing the test's close).
+     */
     private static CompletableFuture<Optional<LockLease>> waitInThread(RedisLock lock, Duration wait) {
-        CompletableFuture<Optional<LockLease>> result = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                result.complete(lock.tryAcquire(wait));
+        return lock.acquireAsync(wait).toCompletableFuture().handle((lease, ex) -> {
+            if (ex == null) {
+                return Optional.of(lease);
             }
-            catch (Throwable ex) {
-                result.completeExceptionally(ex);
+            Throwable cause = (ex instanceof java.util.concurrent.CompletionException) ? ex.getCause() : ex;
+            if (cause instanceof LockNotAcquiredException) {
+                return Optional.<LockLease>empty();
             }
-        }, "redlock-waiter");
-        thread.setDaemon(true);
-        thread.start();
-        return result;
+            throw new java.util.concurrent.CompletionException(cause);
+        });
     }
 
     private long keyCount(String key) {

@@ -66,7 +66,8 @@ final class RedLockProtocol implements LockProtocol {
         this.engine = engine;
         this.nodes = nodes;
         this.keys = new Keys(keys, keys.lockKey() + ":redlock-waiters");
-        this.channel = "redlock:" + keys.channel();
+        // Under the key prefix like every other key and channel, so one ACL channel pattern covers the locks.
+        this.channel = keys.channel() + ":redlock";
     }
 
     Keys redKeys() {
