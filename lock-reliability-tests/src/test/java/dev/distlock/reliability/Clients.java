@@ -62,8 +62,13 @@ final class Clients implements AutoCloseable, AfterEachCallback {
 
     /** A Lettuce client for a {@code redis://} or {@code redis-sentinel://} URI (command timeout 2 s). */
     RedisClient redisClient(String uri) {
+        return redisClient(uri, Duration.ofSeconds(2));
+    }
+
+    /** A Lettuce client whose own command timeout is {@code commandTimeout} (Lettuce's default is 60 s). */
+    RedisClient redisClient(String uri, Duration commandTimeout) {
         RedisURI parsed = RedisURI.create(uri);
-        parsed.setTimeout(Duration.ofSeconds(2));
+        parsed.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(this.shared, parsed);
         client.setOptions(ClientOptions.builder().build());
         this.resources.push(() -> client.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
@@ -93,7 +98,11 @@ final class Clients implements AutoCloseable, AfterEachCallback {
     }
 
     RedisLockClient lockClient(String uri, LockClientOptions options) {
-        RedisLockClient client = RedisLockClient.create(redisClient(uri), options);
+        return lockClient(redisClient(uri), options);
+    }
+
+    RedisLockClient lockClient(RedisClient redisClient, LockClientOptions options) {
+        RedisLockClient client = RedisLockClient.create(redisClient, options);
         this.resources.push(client);
         return client;
     }

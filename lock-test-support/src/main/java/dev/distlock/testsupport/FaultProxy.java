@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  *       nothing is lost).</li>
  *   <li>{@link #halfOpen()}: requests reach the server, replies are discarded. Bytes are lost, so the client's
  *       protocol state is broken: call {@link #resetAll()} before healing.</li>
+ *   <li>{@link #blackholeSubscribers()}: like {@link #blackhole()}, but only on connections that have sent a
+ *       {@code SUBSCRIBE}, {@code PSUBSCRIBE} or {@code SSUBSCRIBE} (the pub/sub connections), the subscribe that
+ *       marks one included; every other connection keeps flowing.</li>
  *   <li>{@link #dropPubSubMessages(boolean)}: pub/sub deliveries ({@code message}, {@code pmessage},
  *       {@code smessage}) are discarded whole; every other reply (including subscribe confirmations) passes, so
  *       connections stay in sync.</li>
@@ -150,6 +153,15 @@ public final class FaultProxy implements AutoCloseable {
     /** Stops all traffic without closing anything, until {@link #pass()}. */
     public void blackhole() {
         faults.blackhole = true;
+    }
+
+    /**
+     * Stops all traffic on pub/sub connections without closing them, until {@link #pass()}: a connection counts as
+     * one from the first subscribe command it sends, and that command is held too, so a subscription made meanwhile
+     * stays unconfirmed. Other connections are unaffected.
+     */
+    public void blackholeSubscribers() {
+        faults.blackholeSubscribers = true;
     }
 
     /** Forwards requests and discards replies, until {@link #pass()}; reset connections before healing. */

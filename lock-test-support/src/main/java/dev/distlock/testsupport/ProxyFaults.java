@@ -15,6 +15,7 @@ final class ProxyFaults {
     volatile boolean blackhole;
     volatile boolean halfOpen;
     volatile boolean dropPubSub;
+    volatile boolean blackholeSubscribers;
     private final long[] delayBaseNanos = new long[2];
     private final long[] delayJitterNanos = new long[2];
 
@@ -25,6 +26,7 @@ final class ProxyFaults {
         blackhole = false;
         halfOpen = false;
         dropPubSub = false;
+        blackholeSubscribers = false;
         for (Direction direction : Direction.values()) {
             delayBaseNanos[direction.ordinal()] = 0;
             delayJitterNanos[direction.ordinal()] = 0;

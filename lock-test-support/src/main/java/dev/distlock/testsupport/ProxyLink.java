@@ -1,5 +1,6 @@
 package dev.distlock.testsupport;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -7,6 +8,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -32,6 +34,8 @@ final class ProxyLink {
     private final Socket client;
     private final Socket server;
     private volatile boolean down;
+    /** Whether this connection has sent a subscribe command: it is a pub/sub connection. */
+    private volatile boolean subscriber;
 
     /**
      * @param id the proxy's id, for thread names and logs
@@ -85,7 +89,10 @@ final class ProxyLink {
         }
     }
 
-    /** Moves one direction: the reader applies drop faults, the writer applies delay and blackhole. */
+    /**
+     * Moves one direction: the reader frames the stream (to drop pub/sub deliveries, and to tell a subscribing
+     * connection), the writer applies delay and the blackholes.
+     */
     private final class Pump {
 
         private final Direction direction;
@@ -112,7 +119,7 @@ final class ProxyLink {
         }
 
         private void readLoop(Thread writer) {
-            RespFramer framer = (direction == Direction.REPLIES) ? new RespFramer() : null;
+            RespFramer framer = new RespFramer();
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream()) {
                 while (!down) {
@@ -133,7 +140,14 @@ final class ProxyLink {
                         continue;
                     }
                     try {
-                        for (byte[] frame : framer.feed(buffer, read)) {
+                        List<byte[]> frames = framer.feed(buffer, read);
+                        if (direction == Direction.REQUESTS) {
+                            // marked before they are queued, so the writer holds the subscribe itself too
+                            subscriber |= frames.stream().anyMatch(RespFramer::isSubscribeRequest);
+                            enqueueJoined(frames);
+                            continue;
+                        }
+                        for (byte[] frame : frames) {
                             if (faults.dropPubSub && RespFramer.isPubSubMessage(frame)) {
                                 faults.droppedMessages.incrementAndGet();
                             } else {
@@ -154,6 +168,17 @@ final class ProxyLink {
                 if (!writer.isAlive()) {
                     pumpEnded();
                 }
+            }
+        }
+
+        /** Requests stay in the chunks they were read in (only whole frames: a partial one waits for its rest). */
+        private void enqueueJoined(List<byte[]> frames) {
+            if (frames.size() == 1) {
+                enqueue(frames.get(0));
+            } else if (!frames.isEmpty()) {
+                ByteArrayOutputStream joined = new ByteArrayOutputStream();
+                frames.forEach(joined::writeBytes);
+                enqueue(joined.toByteArray());
             }
         }
 
@@ -178,7 +203,7 @@ final class ProxyLink {
                     while ((wait = chunk.releaseNanos - System.nanoTime()) > 0 && !down) {
                         TimeUnit.NANOSECONDS.sleep(Math.min(wait, POLL.toNanos()));
                     }
-                    while (faults.blackhole && !down) {
+                    while ((faults.blackhole || (faults.blackholeSubscribers && subscriber)) && !down) {
                         pause();
                     }
                     out.write(chunk.bytes);

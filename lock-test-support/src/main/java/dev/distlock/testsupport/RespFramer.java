@@ -4,21 +4,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
- * Cuts a stream of RESP2/RESP3 replies into whole top-level frames, so that a {@link FaultProxy} can drop single
- * pub/sub messages without desynchronising the replies to commands.
+ * Cuts a stream of RESP2/RESP3 replies (or of requests) into whole top-level frames, so that a {@link FaultProxy} can
+ * drop single pub/sub messages without desynchronising the replies to commands, and tell a subscribing connection.
  *
  * <p>Incremental: {@link #feed(byte[], int)} takes any chunk of the stream and returns the frames it completed; an
  * incomplete tail is kept for the next chunk. Not thread-safe (one per connection direction).
  */
 final class RespFramer {
 
-    private static final byte[][] MESSAGE_KINDS = {
-        "message".getBytes(StandardCharsets.US_ASCII),
-        "pmessage".getBytes(StandardCharsets.US_ASCII),
-        "smessage".getBytes(StandardCharsets.US_ASCII),
-    };
+    private static final Set<String> MESSAGE_KINDS = Set.of("message", "pmessage", "smessage");
+
+    private static final Set<String> SUBSCRIBE_COMMANDS = Set.of("subscribe", "psubscribe", "ssubscribe");
 
     private byte[] buffer = new byte[8192];
 
@@ -69,26 +69,41 @@ final class RespFramer {
 
     /** Whether a whole frame is a pub/sub delivery ({@code message}, {@code pmessage}, {@code smessage}). */
     static boolean isPubSubMessage(byte[] frame) {
+        String kind = firstBulkString(frame);
+        return kind != null && MESSAGE_KINDS.contains(kind);
+    }
+
+    /** Whether a whole request frame is a {@code SUBSCRIBE}, {@code PSUBSCRIBE} or {@code SSUBSCRIBE} command. */
+    static boolean isSubscribeRequest(byte[] frame) {
+        String command = firstBulkString(frame);
+        return command != null && SUBSCRIBE_COMMANDS.contains(command.toLowerCase(Locale.ROOT));
+    }
+
+    /** The first element of an array or push frame when it is a bulk string, else null. */
+    private static String firstBulkString(byte[] frame) {
         if (frame.length < 4 || (frame[0] != '*' && frame[0] != '>')) {
-            return false;
+            return null;
         }
         int headerEnd = indexOfCrlf(frame, 1, frame.length);
         if (headerEnd < 0 || headerEnd + 2 >= frame.length || frame[headerEnd + 2] != '$') {
-            return false;
+            return null;
         }
         int lengthEnd = indexOfCrlf(frame, headerEnd + 3, frame.length);
         if (lengthEnd < 0) {
-            return false;
+            return null;
+        }
+        int size;
+        try {
+            size = Integer.parseInt(new String(frame, headerEnd + 3, lengthEnd - headerEnd - 3,
+                    StandardCharsets.US_ASCII));
+        } catch (NumberFormatException ex) {
+            return null;
         }
         int contentStart = lengthEnd + 2;
-        for (byte[] kind : MESSAGE_KINDS) {
-            if (contentStart + kind.length + 2 <= frame.length
-                    && Arrays.equals(frame, contentStart, contentStart + kind.length, kind, 0, kind.length)
-                    && frame[contentStart + kind.length] == '\r') {
-                return true;
-            }
+        if (size < 0 || contentStart + size + 2 > frame.length || frame[contentStart + size] != '\r') {
+            return null;
         }
-        return false;
+        return new String(frame, contentStart, size, StandardCharsets.US_ASCII);
     }
 
     private int frameEnd(int start) throws NotRespException {

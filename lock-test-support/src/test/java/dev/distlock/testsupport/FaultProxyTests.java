@@ -133,6 +133,34 @@ class FaultProxyTests {
     }
 
     @Test
+    void blackholeSubscribersHoldsOnlyPubSubConnections() throws Exception {
+        client.setOptions(ClientOptions.builder().build());
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        try (StatefulRedisConnection<String, String> connection = client.connect();
+                StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub()) {
+            pubSub.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    received.add(message);
+                }
+            });
+            proxy.blackholeSubscribers();
+            pubSub.async().subscribe("wake");
+            assertThat(connection.sync().set("flowing", "1")).isEqualTo("OK");
+            Thread.sleep(200);
+            assertThat(publishCount("1")).as("subscribers the held subscribe made").isZero();
+
+            proxy.pass();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (publishCount("2") == 0 && System.nanoTime() - deadline < 0) {
+                Thread.sleep(20);
+            }
+            assertThat(received.poll(2, TimeUnit.SECONDS)).isEqualTo("2");
+            assertThat(TestRedis.get(server, "flowing")).isEqualTo("1");
+        }
+    }
+
+    @Test
     void dropsPubSubDeliveriesButKeepsSubscriptionsWorking() throws Exception {
         client.setOptions(ClientOptions.builder().build());
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
@@ -157,6 +185,10 @@ class FaultProxyTests {
             publish("3");
             assertThat(received.poll(2, TimeUnit.SECONDS)).isEqualTo("3");
         }
+    }
+
+    private static long publishCount(String message) {
+        return LettuceCalls.call(LettuceCalls.uriOf(server), redis -> redis.publish("wake", message));
     }
 
     private static void publish(String message) {

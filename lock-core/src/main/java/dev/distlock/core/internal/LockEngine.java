@@ -74,7 +74,8 @@ public final class LockEngine implements AutoCloseable {
         });
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.waitRooms = new WaitRooms(gateway);
-        this.handoffRooms = new HandoffRooms(gateway, this.scheduler, HANDOFF_LINGER.toNanos());
+        this.handoffRooms = new HandoffRooms(gateway, this.scheduler, HANDOFF_LINGER.toNanos(),
+                options.operationTimeout().toNanos());
         gateway.onMessage((channel, message) -> {
             if (!this.handoffRooms.deliver(channel, message)) {
                 this.waitRooms.wakeUp(channel, message);

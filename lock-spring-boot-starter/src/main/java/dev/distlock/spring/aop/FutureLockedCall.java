@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * with the method's outcome once the lock has been released, exactly once. Cancelling it cancels the method's future
  * (when it is a {@code CompletableFuture}) and releases the lock.
  *
+ * <p>The release is sent without blocking the thread that completes the method's stage (often an I/O event loop);
+ * the advice's future completes once Redis answered it, on the thread that received the answer.
+ *
  * <p>Lost lease: {@code FAIL} completes the future with {@link LockLostException} instead of the value;
  * {@code INTERRUPT} cancels the method's future at the moment of loss and completes with {@link LockLostException};
  * {@code IGNORE} only logs.
@@ -61,7 +64,7 @@ final class FutureLockedCall {
             throw ex;
         }
         if (returned == null) {
-            Throwable lost = release.run();
+            Throwable lost = release.runNow();
             if (lost != null) {
                 throw lost;
             }
@@ -82,8 +85,9 @@ final class FutureLockedCall {
                 release.run();
             }
         });
-        work.whenComplete((value, ex) -> {
-            Throwable lost = release.run();
+        // The thread that completes the work may be an I/O event loop: it only sends the release, and the result
+        // completes when Redis answered it.
+        work.whenComplete((value, ex) -> release.run().thenAccept((lost) -> {
             if (ex != null) {
                 Throwable failure = unwrap(ex);
                 if (lost != null && lost != failure) {
@@ -98,7 +102,7 @@ final class FutureLockedCall {
             else {
                 result.complete(value);
             }
-        });
+        }));
         return result;
     }
 
@@ -166,29 +170,39 @@ final class FutureLockedCall {
             this.policy = policy;
         }
 
-        /** Releases; returns the loss to report (null if none, or if the policy ignores it, or if already done). */
-        @Nullable Throwable run() {
+        /**
+         * Sends the release without waiting for it; the stage completes with the loss to report (null if none, or if
+         * the policy ignores it, or if already done), never exceptionally.
+         */
+        CompletableFuture<@Nullable Throwable> run() {
             if (!this.done.compareAndSet(false, true)) {
-                return null;
+                return CompletableFuture.completedFuture(null);
             }
+            CompletableFuture<Void> closing;
             try {
-                this.lease.close();
-                return null;
-            }
-            catch (LockLostException ex) {
-                if (this.policy == LostLeasePolicy.IGNORE) {
-                    return null;
-                }
-                return ex;
+                closing = this.lease.closeAsync().toCompletableFuture();
             }
             catch (RuntimeException ex) {
-                logger.warn("Releasing lock '{}' failed", this.lease.name(), ex);
-                return null;
+                closing = CompletableFuture.failedFuture(ex);
             }
+            return closing.handle((ignored, ex) -> (ex != null) ? lossToReport(unwrap(ex)) : null);
+        }
+
+        /** Releases on the calling thread (the caller's own, which already waited for the lock). */
+        @Nullable Throwable runNow() {
+            return run().join();
+        }
+
+        private @Nullable Throwable lossToReport(Throwable failure) {
+            if (failure instanceof LockLostException) {
+                return (this.policy == LostLeasePolicy.IGNORE) ? null : failure;
+            }
+            logger.warn("Releasing lock '{}' failed", this.lease.name(), failure);
+            return null;
         }
 
         void afterFailure(Throwable failure) {
-            Throwable lost = run();
+            Throwable lost = runNow();
             if (lost != null) {
                 failure.addSuppressed(lost);
             }

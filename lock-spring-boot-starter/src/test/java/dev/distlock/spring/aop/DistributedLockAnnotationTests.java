@@ -6,9 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import dev.distlock.core.LockLease;
@@ -16,6 +19,7 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.aop.LockedServices.FutureService;
 import dev.distlock.spring.aop.LockedServices.InnerService;
 import dev.distlock.spring.aop.LockedServices.Interval;
 import dev.distlock.spring.aop.LockedServices.KeyNames;
@@ -27,6 +31,11 @@ import dev.distlock.spring.aop.LockedServices.OuterLedgerService;
 import dev.distlock.spring.aop.LockedServices.OuterService;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,6 +79,9 @@ class DistributedLockAnnotationTests {
 
     @Autowired
     private OuterLedgerService outerLedger;
+
+    @Autowired
+    private FutureService futures;
 
     @Autowired
     private LockTemplate lockTemplate;
@@ -263,6 +275,49 @@ class DistributedLockAnnotationTests {
         assertThat(this.lockClient.getLock("ledger:acct-lost").isLocked()).isFalse();
     }
 
+    @Test
+    void completingALockedFutureDoesNotWaitForTheRelease() throws Exception {
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> result = this.futures.holdUntil("paused", work);
+        assertThat(this.lockClient.getLock("future-release:paused").isLocked()).isTrue();
+        withRedis((redis) -> {
+            // Scripts wait while writes are paused: the release cannot be answered before the pause ends.
+            redis.dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(5_000).add("WRITE"));
+            try {
+                work.complete("done");
+                assertThat(result).as("completed once the release is answered, not on the completing thread")
+                    .isNotDone();
+            }
+            finally {
+                redis.dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+                        new CommandArgs<>(StringCodec.UTF8).add("UNPAUSE"));
+            }
+        });
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        assertThat(this.lockClient.getLock("future-release:paused").isLocked()).isFalse();
+    }
+
+    @Test
+    void aLockedFutureWhoseLeaseWasLostCompletesWithLockLostException() {
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> result = this.futures.holdUntil("lost", work);
+        withRedis((redis) -> assertThat(redis.del("lock:{future-release:lost}")).isOne());
+        work.complete("done");
+        assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+            .withCauseInstanceOf(LockLostException.class);
+    }
+
+    private static void withRedis(Consumer<RedisCommands<String, String>> body) {
+        RedisClient client = RedisClient.create(RedisForSpring.redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            body.accept(connection.sync());
+        }
+        finally {
+            client.shutdown();
+        }
+    }
+
     /** Calls per command that a lock attempt would send (scripts, plain key commands), from INFO commandstats. */
     private static Map<String, Long> lockCommandCalls() {
         RedisClient client = RedisClient.create(RedisForSpring.redis.uri());
@@ -288,6 +343,11 @@ class DistributedLockAnnotationTests {
         @Bean
         KeyNames keyNames() {
             return new KeyNames();
+        }
+
+        @Bean
+        FutureService futureService() {
+            return new FutureService();
         }
 
         @Bean

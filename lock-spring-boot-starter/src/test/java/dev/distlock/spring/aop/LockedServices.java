@@ -7,6 +7,7 @@ import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
@@ -318,6 +319,15 @@ final class LockedServices {
 
         private boolean isLocked(String account) {
             return this.lockClient.getLock("ledger:" + account).isLocked();
+        }
+    }
+
+    /** Holds its lock until the stage it was given completes. */
+    public static class FutureService {
+
+        @DistributedLock(name = "future-release", key = "#id")
+        public CompletableFuture<String> holdUntil(String id, CompletableFuture<String> work) {
+            return work;
         }
     }
 }

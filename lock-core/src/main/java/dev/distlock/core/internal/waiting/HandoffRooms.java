@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import dev.distlock.core.internal.redis.RedisGateway;
@@ -36,15 +37,24 @@ public final class HandoffRooms implements AutoCloseable {
 
     private final long lingerNanos;
 
+    private final long subscribeTimeoutNanos;
+
     private final ConcurrentMap<String, Room> rooms = new ConcurrentHashMap<>();
 
     /** How long a late announcement of a grant learned from a check is ignored. */
     private static final long SETTLED_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    public HandoffRooms(RedisGateway gateway, ScheduledExecutorService scheduler, long lingerNanos) {
+    /**
+     * @param lingerNanos how long an empty room stays subscribed
+     * @param subscribeTimeoutNanos how long a room waits for its subscription to be confirmed (the operation timeout):
+     * after that its waiters queue anyway and rely on their checks, as after a failed subscription
+     */
+    public HandoffRooms(RedisGateway gateway, ScheduledExecutorService scheduler, long lingerNanos,
+            long subscribeTimeoutNanos) {
         this.gateway = gateway;
         this.scheduler = scheduler;
         this.lingerNanos = lingerNanos;
+        this.subscribeTimeoutNanos = subscribeTimeoutNanos;
     }
 
     /** A local waiter expecting a handoff. */
@@ -85,7 +95,7 @@ public final class HandoffRooms implements AutoCloseable {
             this.orphanReleaser = orphanReleaser;
         }
 
-        /** Completes (normally, also on failure) once the subscription was confirmed or failed. */
+        /** Completes (normally, also on failure) once the subscription was confirmed, failed or timed out. */
         CompletableFuture<Void> subscribedOrFailed() {
             return this.subscribed.handle((ignored, ex) -> null);
         }
@@ -145,7 +155,15 @@ public final class HandoffRooms implements AutoCloseable {
                 room.unsubscribe = null;
             }
             if (existing == null) {
-                CompletableFuture<Void> confirmed = room.subscribed;
+                // Bounded: a pub/sub connection that is down or silent would otherwise keep the room unconfirmed.
+                CompletableFuture<Void> confirmed = room.subscribed.orTimeout(this.subscribeTimeoutNanos,
+                        TimeUnit.NANOSECONDS);
+                confirmed.whenComplete((ignored, ex) -> {
+                    if (ex instanceof TimeoutException) {
+                        logger.debug("Subscribing to {} was not confirmed within the operation timeout; waiters there "
+                                + "rely on their back-off", channel);
+                    }
+                });
                 this.gateway.subscribe(channel).whenComplete((ignored, ex) -> {
                     if (ex != null) {
                         logger.debug("Subscribing to {} failed; waiters there rely on their back-off", channel, ex);

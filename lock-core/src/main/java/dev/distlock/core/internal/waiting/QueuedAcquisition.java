@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * on its place only when the announcement may have been lost: after the holder's lease can have ended (a dead holder's
  * lease runs out; the check hands the lock over), or after a back-off of {@code maxBackoff} for the head of the
  * queue ({@code maxBackoff * (k + 1)^2} for the waiter k places back, at most 100 back-offs), whichever is first,
- * never beyond the deadline. One timer at a time serves both the checks and the deadline.
+ * never beyond the deadline. One loop per waiter: at any moment one timer is armed or one subscription or attempt is
+ * on its way, never more; the timer serves both the checks and the deadline, which also holds while the waiter
+ * subscribes (a subscription that never confirms does not hold the operation past its wait time).
  *
  * <p>{@link #start()}'s future is the arbiter of every race: whoever completes it first decides. A grant or handoff
  * that arrives after it was completed otherwise (cancelled, timed out, gave up) is released, a queue entry is removed,
@@ -57,6 +59,15 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private volatile @Nullable ScheduledFuture<?> timer;
 
+    /** Guards the one check loop: {@link #timerTicket} and {@link #stepPending}. */
+    private final Object loop = new Object();
+
+    /** Number of the armed timer: a timer that fires with an older one was superseded and does nothing. */
+    private long timerTicket;
+
+    /** A subscription or attempt is on its way: its completion takes the next step, and the room's calls wait. */
+    private boolean stepPending;
+
     public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
         this.engine = engine;
         this.protocol = protocol;
@@ -68,7 +79,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         this.result.whenComplete((grant, ex) -> finish(ex));
         if (this.request.willWait() && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
             // Others of this client wait on the name (or did a moment ago): queue at once, once listening.
-            enterRoom().subscribedOrFailed().thenRun(() -> send(true));
+            queueOnceSubscribed(enterRoom());
         }
         else {
             send(false);
@@ -79,6 +90,13 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     private void send(boolean queue) {
         if (this.result.isDone()) {
             return;
+        }
+        synchronized (this.loop) {
+            // The attempt is the loop's next step: it supersedes a timer armed meanwhile (the deadline kept while
+            // subscribing); its reply arms the next one.
+            this.stepPending = true;
+            this.timerTicket++;
+            cancelTimer();
         }
         long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos()))
                 : 0;
@@ -133,9 +151,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         }
         if (!reply.queued()) {
             if (this.room == null) {
-                HandoffRooms.Room entered = enterRoom();
-                // Queue only once subscribed: a handoff announced before that would find nobody and skip us.
-                entered.subscribedOrFailed().thenRun(() -> send(true));
+                queueOnceSubscribed(enterRoom());
             }
             else {
                 // Refused without queueing (a tombstone of an earlier attempt, or not yet listening): back off.
@@ -144,10 +160,33 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             return;
         }
         HandoffRooms.Room entered = this.room;
-        boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
-        // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
-        long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
-        schedule(Math.min(sleep, remaining));
+        RejectedExecutionException closing;
+        synchronized (this.loop) {
+            // Decided with the loop held: a becameChecker() meanwhile waits for the timer armed here, then re-arms it.
+            boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
+            // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
+            long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
+            closing = arm(Math.min(sleep, remaining), false);
+        }
+        if (closing != null) {
+            closed(closing);
+        }
+    }
+
+    /**
+     * Queues once this client listens on the wake channel: a handoff announced before that would find nobody and skip
+     * this waiter. The deadline holds meanwhile, however long the subscription takes.
+     */
+    private void queueOnceSubscribed(HandoffRooms.Room entered) {
+        CompletableFuture<Void> listening = entered.subscribedOrFailed();
+        if (!listening.isDone()) {
+            RejectedExecutionException closing = arm(Math.max(0, this.request.remainingNanos()), true);
+            if (closing != null) {
+                closed(closing);
+                return;
+            }
+        }
+        listening.thenRun(() -> send(true));
     }
 
     /** The local waiter ahead of this one left: check on the queue from now on. */
@@ -158,8 +197,17 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         if (this.result.isDone() || last == null || remaining <= 0) {
             return;
         }
-        cancelTimer();
-        schedule(Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining));
+        RejectedExecutionException closing;
+        synchronized (this.loop) {
+            if (this.stepPending) {
+                // A subscription or check is on its way: its reply decides who checks, and arms the one timer.
+                return;
+            }
+            closing = arm(Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining), false);
+        }
+        if (closing != null) {
+            closed(closing);
+        }
     }
 
     private HandoffRooms.Room enterRoom() {
@@ -232,15 +280,33 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     }
 
     private void schedule(long nanos) {
-        try {
-            this.timer = this.engine.scheduler().schedule(this::onTimer, nanos, TimeUnit.NANOSECONDS);
-            if (this.result.isDone()) {
-                cancelTimer();
-            }
-        }
-        catch (RejectedExecutionException closing) {
+        RejectedExecutionException closing = arm(nanos, false);
+        if (closing != null) {
             closed(closing);
         }
+    }
+
+    /**
+     * Arms the loop's one timer in place of any other. {@code subscribing}: a subscription is on its way meanwhile
+     * (the timer is the deadline). Returns why the timer cannot run when the client is closing, for the caller to
+     * fail the operation once it no longer holds the loop.
+     */
+    private @Nullable RejectedExecutionException arm(long nanos, boolean subscribing) {
+        synchronized (this.loop) {
+            long ticket = ++this.timerTicket;
+            this.stepPending = subscribing;
+            cancelTimer();
+            try {
+                this.timer = this.engine.scheduler().schedule(() -> onTimer(ticket), nanos, TimeUnit.NANOSECONDS);
+            }
+            catch (RejectedExecutionException closing) {
+                return closing;
+            }
+        }
+        if (this.result.isDone()) {
+            cancelTimer();
+        }
+        return null;
     }
 
     @Override
@@ -253,7 +319,15 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         this.result.completeExceptionally(AcquireFailures.clientClosed(this.protocol.lockName(), cause));
     }
 
-    private void onTimer() {
+    private void onTimer(long ticket) {
+        synchronized (this.loop) {
+            if (ticket != this.timerTicket) {
+                // Superseded while firing: a later timer or an attempt took the loop over.
+                return;
+            }
+            this.timerTicket++;
+            this.stepPending = true;
+        }
         if (this.result.isDone()) {
             return;
         }
