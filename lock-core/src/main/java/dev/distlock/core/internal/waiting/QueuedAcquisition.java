@@ -257,7 +257,6 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         if (entered != null) {
             entered.expect(this.request.owner(), this);
         }
-        cancelTimer();
         this.entry = "";
         send(true);
     }
