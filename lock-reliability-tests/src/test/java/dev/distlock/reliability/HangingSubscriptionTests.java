@@ -19,12 +19,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * F25: the waiter's pub/sub connection stops answering (the proxy holds every byte on it, the {@code SUBSCRIBE}
+ * F30: the waiter's pub/sub connection stops answering (the proxy holds every byte on it, the {@code SUBSCRIBE}
  * included), while its command connection works. A queued lock's waiter subscribes to the name's wake channel before
  * it queues; that subscription never confirms. The waiter's Lettuce client keeps Lettuce's default command timeout
  * (60 s), as an application's would, so only the lock client's own deadlines bound the wait.
  */
-@DisplayName("F25 wake-channel subscription never confirmed")
+@DisplayName("F30 wake-channel subscription never confirmed")
 class HangingSubscriptionTests extends SingleServerFaultTest {
 
     private static final Duration WAIT = Duration.ofMillis(300);
@@ -46,7 +46,7 @@ class HangingSubscriptionTests extends SingleServerFaultTest {
         long singleMillis = failsNotAcquiredWithin(() -> waiter.getLock("f25-single").acquireAsync(WAIT), bound);
         long multiMillis = failsNotAcquiredWithin(
                 () -> waiter.getMultiLock("f25-free", "f25-member").acquireAsync(WAIT), bound);
-        Measured.report("F25", "with the pub/sub connection silent, acquireAsync(" + WAIT.toMillis()
+        Measured.report("F30", "with the pub/sub connection silent, acquireAsync(" + WAIT.toMillis()
                 + " ms) failed after " + singleMillis + " ms, a 2-lock multi-lock after " + multiMillis
                 + " ms (bound " + bound + " ms; operation timeout " + OPERATION_TIMEOUT.toMillis() + " ms)");
 
@@ -79,7 +79,7 @@ class HangingSubscriptionTests extends SingleServerFaultTest {
         held.close();
         LockLease lease = waiting.get(10, TimeUnit.SECONDS);
         long afterRelease = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt);
-        Measured.report("F25", "with the pub/sub connection silent, a waiter (wait 20 s) got the lock " + afterRelease
+        Measured.report("F30", "with the pub/sub connection silent, a waiter (wait 20 s) got the lock " + afterRelease
                 + " ms after its release, by its own checks (back-off " + Clients.fastOptions().build().maxBackoff()
                     .toMillis() + " ms)");
         assertThat(Duration.ofMillis(afterRelease)).as("from release to grant")

@@ -45,6 +45,12 @@ public class DistributedLockProperties {
     /** Longest a waiter sleeps between attempts when no release message arrives. */
     private Duration maxBackoff = Duration.ofSeconds(1);
 
+    /**
+     * How long a lock handed to a queued waiter stays offered to it until the waiter confirms it (at once, with a
+     * renewal); a dead, frozen or cut-off waiter's offer lapses after this and the lock passes to the next waiter.
+     */
+    private Duration handoffOffer = Duration.ofSeconds(2);
+
     /** Whether acquisitions mint fencing tokens (one companion counter key per lock). */
     private boolean fencing = true;
 
@@ -145,6 +151,14 @@ public class DistributedLockProperties {
 
     public void setMaxBackoff(Duration maxBackoff) {
         this.maxBackoff = maxBackoff;
+    }
+
+    public Duration getHandoffOffer() {
+        return this.handoffOffer;
+    }
+
+    public void setHandoffOffer(Duration handoffOffer) {
+        this.handoffOffer = handoffOffer;
     }
 
     public boolean isFencing() {

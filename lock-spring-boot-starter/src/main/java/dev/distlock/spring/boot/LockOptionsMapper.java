@@ -21,11 +21,12 @@ import org.springframework.util.StringUtils;
 final class LockOptionsMapper {
 
     /** Builder names of {@link LockClientOptions} to the properties that set them. */
-    private static final Map<String, String> PROPERTIES = Map.of("keyPrefix", "key-prefix", "watchdogLease",
-            "lease-time", "operationTimeout", "operation-timeout", "maxBackoff", "max-backoff",
-            "fencingCounterRetention", "fencing-counter-retention", "maxNameLength", "max-name-length", "replicaAcks",
-            "replica-acks.count", "replicaAckTimeout", "replica-acks.timeout", "replicaAckPolicy",
-            "replica-acks.policy", "instanceId", "instance-id");
+    private static final Map<String, String> PROPERTIES = Map.ofEntries(Map.entry("keyPrefix", "key-prefix"),
+            Map.entry("watchdogLease", "lease-time"), Map.entry("operationTimeout", "operation-timeout"),
+            Map.entry("maxBackoff", "max-backoff"), Map.entry("fencingCounterRetention", "fencing-counter-retention"),
+            Map.entry("maxNameLength", "max-name-length"), Map.entry("replicaAcks", "replica-acks.count"),
+            Map.entry("replicaAckTimeout", "replica-acks.timeout"), Map.entry("replicaAckPolicy", "replica-acks.policy"),
+            Map.entry("instanceId", "instance-id"), Map.entry("handoffOffer", "handoff-offer"));
 
     private LockOptionsMapper() {
     }
@@ -65,6 +66,7 @@ final class LockOptionsMapper {
             .watchdogLease(properties.getLeaseTime())
             .operationTimeout(properties.getOperationTimeout())
             .maxBackoff(properties.getMaxBackoff())
+            .handoffOffer(properties.getHandoffOffer())
             .fencing(properties.isFencing())
             .fencingCounterRetention(properties.getFencingCounterRetention())
             .maxNameLength(properties.getMaxNameLength())

@@ -75,6 +75,7 @@ class DistributedLockAutoConfigurationTests {
         this.contextRunner
             .withPropertyValues("distributed-lock.key-prefix=app-locks:", "distributed-lock.lease-time=2s",
                     "distributed-lock.operation-timeout=700ms", "distributed-lock.max-backoff=250ms",
+                    "distributed-lock.handoff-offer=1500ms",
                     "distributed-lock.fencing=false", "distributed-lock.wait-time=0",
                     "distributed-lock.lost-lease-policy=ignore", "distributed-lock.fencing-counter-retention=2h",
                     "distributed-lock.max-name-length=64", "distributed-lock.replica-acks.timeout=50ms",
@@ -85,6 +86,7 @@ class DistributedLockAutoConfigurationTests {
                 assertThat(options.watchdogLease()).isEqualTo(Duration.ofSeconds(2));
                 assertThat(options.operationTimeout()).isEqualTo(Duration.ofMillis(700));
                 assertThat(options.maxBackoff()).isEqualTo(Duration.ofMillis(250));
+                assertThat(options.handoffOffer()).isEqualTo(Duration.ofMillis(1500));
                 assertThat(options.fencing()).isFalse();
                 assertThat(options.fencingCounterRetention()).isEqualTo(Duration.ofHours(2));
                 assertThat(options.maxNameLength()).isEqualTo(64);

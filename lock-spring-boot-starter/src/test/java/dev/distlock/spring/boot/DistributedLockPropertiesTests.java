@@ -39,6 +39,7 @@ class DistributedLockPropertiesTests {
             wait-time=-1s                    | distributed-lock.wait-time must not be negative, was -1s
             operation-timeout=0              | distributed-lock.operation-timeout must be positive, was 0ms
             max-backoff=-5ms                 | distributed-lock.max-backoff must be positive, was -5ms
+            handoff-offer=50ms               | distributed-lock.handoff-offer must be at least 100ms, was 50ms
             key-prefix=locks{x}:             | distributed-lock.key-prefix
             lost-lease-policy=MAYBE          | distributed-lock.lost-lease-policy
             lease-time=soon                  | distributed-lock.lease-time
@@ -135,6 +136,7 @@ class DistributedLockPropertiesTests {
         assertThat(properties).extracting((property) -> property.get("name"))
             .contains("distributed-lock.enabled", "distributed-lock.key-prefix", "distributed-lock.lease-time",
                     "distributed-lock.wait-time", "distributed-lock.operation-timeout", "distributed-lock.max-backoff",
+                    "distributed-lock.handoff-offer",
                     "distributed-lock.fencing", "distributed-lock.lost-lease-policy", "distributed-lock.advice-order",
                     "distributed-lock.redis.url", "distributed-lock.redis.host", "distributed-lock.redis.port",
                     "distributed-lock.redis.username", "distributed-lock.redis.password",
