@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The floor under distlock's uncontended cycle: the same Redis commands its scripts run when nobody waits, from a
- * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue), {@code SET NX PX GET} and
- * {@code INCR} of the fencing counter (its retention renewed every 128th token, as distlock does); release is one
- * {@code EVALSHA} running {@code GET} (owner check), {@code LPOP} (anyone to hand over to?) and {@code DEL}. No lease
+ * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue), {@code TIME} and
+ * {@code SET GET PX} (the fencing token, floored at the clock, as distlock mints it) and {@code SET NX PX GET} of the
+ * hold {@code owner|token}; release is one {@code EVALSHA} running {@code GET} (owner check), {@code LPOP} (anyone to
+ * hand over to?) and {@code DEL}. No lease
  * tracking, watchdog, timeouts, futures or reentrancy, and it never waits: used only in the uncontended scenario.
  *
  * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, fencing, owner
@@ -30,22 +31,23 @@ final class ScriptFloorLock implements LockClient {
 
     private static final String ACQUIRE = """
             local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
-            if found >= 2 then return {0, -1} end
-            local holder = redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2], 'get')
-            if holder or found > 0 then return {0, -1} end
-            local token = redis.call('incr', KEYS[2])
-            if token < 1e12 then
-                local t = redis.call('time')
-                token = math.max(token, tonumber(t[1]) * 1000000 + tonumber(t[2]))
-                redis.call('set', KEYS[2], string.format('%.0f', token), 'px', ARGV[3])
-            elseif token % 128 == 0 then
-                redis.call('pexpire', KEYS[2], ARGV[3])
+            if found > 0 then return {0, -1} end
+            local t = redis.call('time')
+            local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            local token = string.format('%.0f', now_us)
+            local last = tonumber(redis.call('set', KEYS[2], token, 'px', ARGV[3], 'get') or '0') or 0
+            if last >= now_us then
+                token = string.format('%.0f', last + 1)
+                redis.call('set', KEYS[2], token, 'px', ARGV[3])
             end
-            return {1, string.format('%.0f', token)}
+            local holder = redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'nx', 'px', ARGV[2], 'get')
+            if holder then return {0, -1} end
+            return {1, token}
             """;
 
     private static final String RELEASE = """
-            if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+            local holder = redis.call('get', KEYS[1])
+            if not holder or string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|' then return 0 end
             if redis.call('lpop', KEYS[2]) then return -1 end
             return redis.call('del', KEYS[1])
             """;

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.Grant;
@@ -60,7 +61,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     private volatile @Nullable ScheduledFuture<?> timer;
 
     /** Guards the one check loop: {@link #timerTicket} and {@link #stepPending}. */
-    private final Object loop = new Object();
+    private final ReentrantLock loop = new ReentrantLock();
 
     /** Number of the armed timer: a timer that fires with an older one was superseded and does nothing. */
     private long timerTicket;
@@ -91,12 +92,16 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         if (this.result.isDone()) {
             return;
         }
-        synchronized (this.loop) {
+        this.loop.lock();
+        try {
             // The attempt is the loop's next step: it supersedes a timer armed meanwhile (the deadline kept while
             // subscribing); its reply arms the next one.
             this.stepPending = true;
             this.timerTicket++;
             cancelTimer();
+        }
+        finally {
+            this.loop.unlock();
         }
         long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos()))
                 : 0;
@@ -161,12 +166,16 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         }
         HandoffRooms.Room entered = this.room;
         RejectedExecutionException closing;
-        synchronized (this.loop) {
+        this.loop.lock();
+        try {
             // Decided with the loop held: a becameChecker() meanwhile waits for the timer armed here, then re-arms it.
             boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
             // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
             long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
             closing = arm(Math.min(sleep, remaining), false);
+        }
+        finally {
+            this.loop.unlock();
         }
         if (closing != null) {
             closed(closing);
@@ -198,12 +207,16 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             return;
         }
         RejectedExecutionException closing;
-        synchronized (this.loop) {
+        this.loop.lock();
+        try {
             if (this.stepPending) {
                 // A subscription or check is on its way: its reply decides who checks, and arms the one timer.
                 return;
             }
             closing = arm(Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining), false);
+        }
+        finally {
+            this.loop.unlock();
         }
         if (closing != null) {
             closed(closing);
@@ -291,7 +304,8 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
      * fail the operation once it no longer holds the loop.
      */
     private @Nullable RejectedExecutionException arm(long nanos, boolean subscribing) {
-        synchronized (this.loop) {
+        this.loop.lock();
+        try {
             long ticket = ++this.timerTicket;
             this.stepPending = subscribing;
             cancelTimer();
@@ -301,6 +315,9 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             catch (RejectedExecutionException closing) {
                 return closing;
             }
+        }
+        finally {
+            this.loop.unlock();
         }
         if (this.result.isDone()) {
             cancelTimer();
@@ -319,13 +336,17 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     }
 
     private void onTimer(long ticket) {
-        synchronized (this.loop) {
+        this.loop.lock();
+        try {
             if (ticket != this.timerTicket) {
                 // Superseded while firing: a later timer or an attempt took the loop over.
                 return;
             }
             this.timerTicket++;
             this.stepPending = true;
+        }
+        finally {
+            this.loop.unlock();
         }
         if (this.result.isDone()) {
             return;
