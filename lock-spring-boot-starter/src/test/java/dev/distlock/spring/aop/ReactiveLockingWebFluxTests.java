@@ -54,8 +54,8 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(RedisForSpring.class)
 // reactive also where Spring MVC is on the class path too (Boot 3.5 would pick a servlet server then)
-@SpringBootTest(classes = ReactiveLockingWebFluxTests.TestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = "spring.main.web-application-type=reactive")
+@SpringBootTest(classes = ReactiveLockingWebFluxTests.TestApplication.class,
+        webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.main.web-application-type=reactive")
 @DirtiesContext
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReactiveLockingWebFluxTests {

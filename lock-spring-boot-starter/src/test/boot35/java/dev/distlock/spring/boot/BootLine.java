@@ -33,7 +33,8 @@ public final class BootLine {
 
     /** The health endpoint with its groups and the Kubernetes probes. */
     public static final Class<?>[] HEALTH_PROBES = { ApplicationAvailabilityAutoConfiguration.class,
-            HealthContributorAutoConfiguration.class, HealthEndpointAutoConfiguration.class, AvailabilityHealthContributorAutoConfiguration.class,
+            HealthContributorAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
+            AvailabilityHealthContributorAutoConfiguration.class,
             AvailabilityProbesAutoConfiguration.class };
 
     private BootLine() {
