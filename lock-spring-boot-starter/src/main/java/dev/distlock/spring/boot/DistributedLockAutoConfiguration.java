@@ -10,7 +10,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -23,7 +22,9 @@ import org.springframework.core.env.Environment;
  * classpath), and the {@code @DistributedLock} advisor. Every bean backs off when the application
  * defines its own; everything is off with {@code distributed-lock.enabled=false}.
  */
-@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+// the application's Redis connection, named for Boot 4 and Boot 3.5 (whose auto-configuration has another package)
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnClass({ RedisLockClient.class, RedisClient.class })
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)

@@ -9,12 +9,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -57,6 +57,7 @@ final class LockClientConfigurations {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(RedisLockClient.class)
     @Conditional(OnSharedConnection.class)
+    @Import({ ReconnectDelayCustomizers.Boot4.class, ReconnectDelayCustomizers.Boot3.class })
     static class SharedConnection {
 
         @Bean
@@ -70,17 +71,6 @@ final class LockClientConfigurations {
         LockConnectionDescription distributedLockConnectionDescription(
                 ObjectProvider<RedisConnectionFactory> connectionFactory) {
             return LockConnectionDescription.of(lettuce(connectionFactory));
-        }
-
-        /**
-         * Caps Lettuce's reconnect back-off of the application's client (default: up to 30 s) at
-         * {@code distributed-lock.reconnect-max-delay}, so locks work again soon after Redis returns.
-         */
-        @Bean
-        ClientResourcesBuilderCustomizer distributedLockReconnectDelay(DistributedLockProperties properties) {
-            return (builder) -> builder
-                .reconnectDelay(
-                        DedicatedLockConnection.reconnectDelay(LockOptionsMapper.reconnectMaxDelay(properties)));
         }
 
         /** Closed by {@link SharedLockClient}, before the connection factory stops. */

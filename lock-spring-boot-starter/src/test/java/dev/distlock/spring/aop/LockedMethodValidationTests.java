@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.distlock.core.LockException;
+import dev.distlock.spring.boot.BootLine;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,6 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 
@@ -30,7 +30,7 @@ class LockedMethodValidationTests {
     static final RedisExtension redis = RedisExtension.single();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                 DistributedLockAutoConfiguration.class))
         .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
                 "test.wait=250ms", "test.negative=-1s");

@@ -55,7 +55,9 @@ import static org.awaitility.Awaitility.await;
  * on a real redis-server, with BlockHound watching every Reactor and Netty event-loop thread for blocking calls.
  */
 @ExtendWith(RedisForSpring.class)
-@SpringBootTest(classes = ReactiveLockingWebFluxTests.TestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+// reactive also where Spring MVC is on the class path too (Boot 3.5 would pick a servlet server then)
+@SpringBootTest(classes = ReactiveLockingWebFluxTests.TestApplication.class,
+        webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.main.web-application-type=reactive")
 @DirtiesContext
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReactiveLockingWebFluxTests {

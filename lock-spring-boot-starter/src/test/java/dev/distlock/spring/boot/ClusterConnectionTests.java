@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,7 +32,7 @@ class ClusterConnectionTests {
     private static final List<String> SPREAD = List.of("1", "2", "3", "4", "5", "6");
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                 DistributedLockAutoConfiguration.class))
         .withBean(LockedRunner.class);
 

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -25,7 +24,7 @@ class DedicatedConnectionAuthenticationTests {
         .withArgs("--requirepass", "s3cret", "--user", "locker", "on", ">l0cker", "~lock:*", "&lock:*", "+@all"));
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                 DistributedLockAutoConfiguration.class))
         .withPropertyValues("distributed-lock.redis.host=" + redis.host(),
                 "distributed-lock.redis.port=" + redis.port());

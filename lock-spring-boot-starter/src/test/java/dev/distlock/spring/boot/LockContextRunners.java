@@ -1,7 +1,6 @@
 package dev.distlock.spring.boot;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** What the auto-configuration tests start from: an application whose Redis is a test server, with the locks. */
@@ -13,7 +12,7 @@ final class LockContextRunners {
     /** Spring Data Redis and {@link DistributedLockAutoConfiguration}, with {@code spring.data.redis.*} set. */
     static ApplicationContextRunner withRedis(String host, int port) {
         return new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                     DistributedLockAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=" + host, "spring.data.redis.port=" + port);
     }

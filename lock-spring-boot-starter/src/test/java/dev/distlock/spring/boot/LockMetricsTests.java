@@ -18,9 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -127,8 +124,7 @@ class LockMetricsTests {
     @Test
     void bootsMeterRegistryIsUsed() {
         this.contextRunner
-            .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-                    CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(BootLine.METRICS))
             .run((context) -> {
                 assertThat(context).hasSingleBean(LockMetrics.class);
                 context.getBean(LockedRunner.class).reentrant("boot", () -> "ran");

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +33,7 @@ class SentinelConnectionTests {
     static final RedisTopologyExtension<RedisSentinelSet> sentinels = RedisTopologyExtension.sentinel(1);
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                 DistributedLockAutoConfiguration.class))
         .withBean(LockedRunner.class);
 

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,7 +69,7 @@ class TlsConnectionTests {
     }
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, BootLine.DATA_REDIS,
                 DistributedLockAutoConfiguration.class))
         .withPropertyValues("spring.ssl.bundle.pem.redis.truststore.certificate=file:" + path("ca.crt"));
 

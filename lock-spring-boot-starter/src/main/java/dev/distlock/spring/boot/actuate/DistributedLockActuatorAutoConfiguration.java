@@ -12,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -35,23 +34,56 @@ public final class DistributedLockActuatorAutoConfiguration {
         return new DistributedLocksEndpoint(redisLockClient);
     }
 
+    /** Spring Boot 4: health types in {@code org.springframework.boot.health}. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(HealthIndicator.class)
-    @ConditionalOnEnabledHealthIndicator("distributedLock")
-    static class HealthConfiguration {
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    static class Boot4HealthConfiguration {
 
-        @Bean
-        RecentLeaseLosses distributedLockRecentLosses(RedisLockClient redisLockClient) {
-            RecentLeaseLosses losses = new RecentLeaseLosses(LOSS_WINDOW, Clock.systemUTC());
-            redisLockClient.addEventListener(losses);
-            return losses;
-        }
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator("distributedLock")
+        static class Enabled {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
-        DistributedLockHealthIndicator distributedLockHealthIndicator(RedisLockClient redisLockClient,
-                RecentLeaseLosses distributedLockRecentLosses) {
-            return new DistributedLockHealthIndicator(redisLockClient, distributedLockRecentLosses);
+            @Bean
+            RecentLeaseLosses distributedLockRecentLosses(RedisLockClient redisLockClient) {
+                return recentLosses(redisLockClient);
+            }
+
+            @Bean
+            @ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
+            DistributedLockHealthIndicator distributedLockHealthIndicator(RedisLockClient redisLockClient,
+                    RecentLeaseLosses distributedLockRecentLosses) {
+                return new DistributedLockHealthIndicator(
+                        new LockHealthCheck(redisLockClient, distributedLockRecentLosses));
+            }
         }
+    }
+
+    /** Spring Boot 3.5: health types in {@code org.springframework.boot.actuate.health}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    static class Boot3HealthConfiguration {
+
+        @Configuration(proxyBeanMethods = false)
+        @org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator("distributedLock")
+        static class Enabled {
+
+            @Bean
+            RecentLeaseLosses distributedLockRecentLosses(RedisLockClient redisLockClient) {
+                return recentLosses(redisLockClient);
+            }
+
+            @Bean
+            @ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
+            Boot3LockHealthIndicator distributedLockHealthIndicator(RedisLockClient redisLockClient,
+                    RecentLeaseLosses distributedLockRecentLosses) {
+                return new Boot3LockHealthIndicator(new LockHealthCheck(redisLockClient, distributedLockRecentLosses));
+            }
+        }
+    }
+
+    private static RecentLeaseLosses recentLosses(RedisLockClient redisLockClient) {
+        RecentLeaseLosses losses = new RecentLeaseLosses(LOSS_WINDOW, Clock.systemUTC());
+        redisLockClient.addEventListener(losses);
+        return losses;
     }
 }

@@ -16,7 +16,9 @@ import org.springframework.context.annotation.Bean;
  * {@link LockObservations}); off with {@code distributed-lock.observation.enabled=false}.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class,
-        afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+        afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+                // Spring Boot 3.5's
+                "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean({ RedisLockClient.class, ObservationRegistry.class })
 @ConditionalOnBooleanProperty(name = "distributed-lock.observation.enabled", matchIfMissing = true)

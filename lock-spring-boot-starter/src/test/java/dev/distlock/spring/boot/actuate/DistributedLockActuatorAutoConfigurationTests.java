@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.BootLine;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import dev.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -13,16 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
-import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.application.AvailabilityHealthContributorAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
-import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -39,7 +30,7 @@ class DistributedLockActuatorAutoConfigurationTests {
     void startRedis() {
         this.redis = RedisServer.start();
         this.contextRunner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                     DistributedLockAutoConfiguration.class, EndpointAutoConfiguration.class,
                     DistributedLockActuatorAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=" + this.redis.host(),
@@ -99,23 +90,22 @@ class DistributedLockActuatorAutoConfigurationTests {
     @Test
     void healthIsUpWithDetailsDownWhileRedisIsGoneAndUpAgainSoonAfterItReturns() {
         this.contextRunner.run((context) -> {
-            DistributedLockHealthIndicator health = context.getBean("distributedLockHealthIndicator",
-                    DistributedLockHealthIndicator.class);
-            Health up = health.health();
-            assertThat(up.getStatus()).isEqualTo(Status.UP);
-            assertThat(up.getDetails()).containsEntry("redis", "127.0.0.1:" + this.redis.port())
+            BootLine.HealthReport up = BootLine.health(context);
+            assertThat(up.status()).isEqualTo("UP");
+            assertThat(up.details()).containsEntry("redis", "127.0.0.1:" + this.redis.port())
                 .containsEntry("instanceId", "orders-1")
                 .containsEntry("leasesLostRecently", 0)
                 .containsEntry("watchdogLag", "0ms");
 
             this.redis.kill9();
-            await().atMost(Duration.ofSeconds(5)).until(() -> health.health().getStatus() == Status.DOWN);
-            assertThat(health.health().getDetails().get("error").toString()).contains("not connected to Redis at");
+            await().atMost(Duration.ofSeconds(5)).until(() -> BootLine.health(context).status().equals("DOWN"));
+            assertThat(BootLine.health(context).details().get("error").toString())
+                .contains("not connected to Redis at");
 
             this.redis.restart();
             long back = System.nanoTime();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> health.health().getStatus() == Status.UP);
+                .until(() -> BootLine.health(context).status().equals("UP"));
             // The starter caps Lettuce's reconnect back-off at 1 s (its default grows to 30 s).
             assertThat(Duration.ofNanos(System.nanoTime() - back)).isLessThan(Duration.ofSeconds(3));
         });
@@ -128,36 +118,31 @@ class DistributedLockActuatorAutoConfigurationTests {
             LockLease lease = client.getLock("lost").acquire(Duration.ZERO);
             client.getLock("lost").forceUnlock();
             await().atMost(Duration.ofSeconds(5)).until(() -> !lease.isHeld());
-            Health health = context.getBean(DistributedLockHealthIndicator.class).health();
-            assertThat(health.getDetails()).containsEntry("leasesLostRecently", 1);
-            assertThat(health.getDetails().get("lastLoss").toString()).startsWith("lost (RENEWAL_REFUSED)");
+            BootLine.HealthReport health = BootLine.health(context);
+            assertThat(health.details()).containsEntry("leasesLostRecently", 1);
+            assertThat(health.details().get("lastLoss").toString()).startsWith("lost (RENEWAL_REFUSED)");
         });
     }
 
     @Test
     void healthJoinsTheReadinessGroup() {
         withHealthProbes().run((context) -> {
-            HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
-            assertThat(groups.get("readiness").isMember("distributedLock")).isTrue();
-            assertThat(groups.get("readiness").isMember("readinessState")).isTrue();
-            assertThat(groups.get("liveness").isMember("distributedLock")).isFalse();
+            assertThat(BootLine.isMember(context, "readiness", "distributedLock")).isTrue();
+            assertThat(BootLine.isMember(context, "readiness", "readinessState")).isTrue();
+            assertThat(BootLine.isMember(context, "liveness", "distributedLock")).isFalse();
         });
     }
 
     @Test
     void readinessMembershipCanBeTurnedOff() {
         withHealthProbes().withPropertyValues("distributed-lock.health.readiness=false")
-            .run((context) -> assertThat(context.getBean(HealthEndpointGroups.class).get("readiness")
-                .isMember("distributedLock")).isFalse());
+            .run((context) -> assertThat(BootLine.isMember(context, "readiness", "distributedLock")).isFalse());
     }
 
     /** The health endpoint with Kubernetes probes, and the readiness group defaults of this library applied. */
     private ApplicationContextRunner withHealthProbes() {
         return this.contextRunner
-            .withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-                    HealthContributorAutoConfiguration.class,
-                    HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
-                    AvailabilityHealthContributorAutoConfiguration.class, AvailabilityProbesAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(BootLine.HEALTH_PROBES))
             .withPropertyValues("management.endpoint.health.probes.enabled=true",
                     "management.endpoints.web.exposure.include=distributedlocks,health")
             .withInitializer((context) -> new ReadinessGroupDefaults()
@@ -167,7 +152,7 @@ class DistributedLockActuatorAutoConfigurationTests {
     @Test
     void instanceIdDefaultsToTheApplicationNameHostAndPid() {
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                     DistributedLockAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=" + this.redis.host(),
                     "spring.data.redis.port=" + this.redis.port(), "spring.application.name=order service")

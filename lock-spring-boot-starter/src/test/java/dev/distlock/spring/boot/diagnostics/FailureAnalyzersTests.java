@@ -1,5 +1,6 @@
 package dev.distlock.spring.boot.diagnostics;
 
+import dev.distlock.spring.boot.BootLine;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -23,7 +23,7 @@ class FailureAnalyzersTests {
             port = socket.getLocalPort();
         }
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+            .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                     DistributedLockAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + port,
                     "spring.data.redis.connect-timeout=500ms")

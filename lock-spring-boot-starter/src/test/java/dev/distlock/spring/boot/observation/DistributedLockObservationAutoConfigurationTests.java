@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.BootLine;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +26,7 @@ class DistributedLockObservationAutoConfigurationTests {
     private final TestObservationRegistry registry = TestObservationRegistry.create();
 
     private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                 DistributedLockAutoConfiguration.class, DistributedLockObservationAutoConfiguration.class))
         .withBean(TestObservationRegistry.class, () -> this.registry)
         .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
