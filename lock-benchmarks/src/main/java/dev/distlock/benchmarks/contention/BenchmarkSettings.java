@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How long and how wide the harness runs, and where it writes the report.
  *
@@ -20,17 +22,22 @@ import java.util.List;
  * @param uncontendedWarmup uncontended: warm-up per round
  * @param uncontendedMeasure uncontended: measured window per round
  * @param out directory for {@code report.md} and {@code contention.png}
+ * @param redis a Redis to measure against ({@code redis://}, {@code rediss://}, credentials in the URI), or null to
+ * start the embedded redis-server 7.0.15 on loopback
  */
 record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer> sectionsMillis, Duration warmup,
         Duration measure, int waiters, Duration settle, Duration blocked, List<Integer> threadCounts,
-        int uncontendedRounds, Duration uncontendedWarmup, Duration uncontendedMeasure, Path out) {
+        int uncontendedRounds, Duration uncontendedWarmup, Duration uncontendedMeasure, Path out,
+        @Nullable String redis) {
 
-    static final String USAGE = "arguments: [--quick] [--out <directory>]  (default directory: target/contention)";
+    static final String USAGE = "arguments: [--quick] [--out <directory>] [--redis redis://[user:password@]host:port]"
+            + "  (default directory: target/contention; default Redis: an embedded redis-server 7.0.15 on loopback)";
 
     /** Parses the command line; blank arguments (an empty Maven property) are ignored. */
     static BenchmarkSettings parse(String... args) {
         boolean quick = false;
         Path out = Path.of("target", "contention");
+        String redis = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i].trim();
             if (arg.isEmpty()) {
@@ -45,11 +52,33 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
             else if (arg.startsWith("--out=")) {
                 out = Path.of(arg.substring("--out=".length()));
             }
+            else if (arg.equals("--redis") && i + 1 < args.length) {
+                redis = redisUri(args[++i].trim());
+            }
+            else if (arg.startsWith("--redis=")) {
+                redis = redisUri(arg.substring("--redis=".length()));
+            }
             else {
                 throw new IllegalArgumentException("Unknown argument '" + arg + "'; " + USAGE);
             }
         }
-        return quick ? quick(out) : full(out);
+        BenchmarkSettings settings = quick ? quick(out) : full(out);
+        return (redis == null) ? settings : settings.on(redis);
+    }
+
+    private static String redisUri(String uri) {
+        if (!uri.startsWith("redis://") && !uri.startsWith("rediss://")) {
+            throw new IllegalArgumentException("--redis takes a redis:// or rediss:// URI, e.g. "
+                    + "redis://user:password@host:6379, was '" + uri + "'; " + USAGE);
+        }
+        return uri;
+    }
+
+    /** The same settings against the Redis at {@code uri}. */
+    BenchmarkSettings on(String uri) {
+        return new BenchmarkSettings(this.quick, this.clientCounts, this.sectionsMillis, this.warmup, this.measure,
+                this.waiters, this.settle, this.blocked, this.threadCounts, this.uncontendedRounds,
+                this.uncontendedWarmup, this.uncontendedMeasure, this.out, uri);
     }
 
     /**
@@ -59,14 +88,14 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
     static BenchmarkSettings full(Path out) {
         return new BenchmarkSettings(false, List.of(2, 8, 32), List.of(0, 1), Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 32, Duration.ofSeconds(1), Duration.ofSeconds(5), List.of(1, 4, 16, 64),
-                3, Duration.ofMillis(500), Duration.ofSeconds(1), out);
+                3, Duration.ofMillis(500), Duration.ofSeconds(1), out, null);
     }
 
     /** About one minute, the same scenarios with short windows: to check the harness works, not for numbers. */
     static BenchmarkSettings quick(Path out) {
         return new BenchmarkSettings(true, List.of(2, 8, 32), List.of(0, 1), Duration.ofMillis(300),
                 Duration.ofSeconds(1), 32, Duration.ofMillis(300), Duration.ofSeconds(1), List.of(1, 4, 16, 64),
-                1, Duration.ofMillis(200), Duration.ofMillis(500), out);
+                1, Duration.ofMillis(200), Duration.ofMillis(500), out, null);
     }
 
     int poolSize() {

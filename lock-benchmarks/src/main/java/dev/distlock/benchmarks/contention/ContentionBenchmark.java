@@ -17,7 +17,8 @@ import dev.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisURI;
 
 /**
- * The contention harness, run on purpose (never in {@code verify}): starts one real redis-server 7.0.15 on loopback,
+ * The contention harness, run on purpose (never in {@code verify}): starts one real redis-server 7.0.15 on loopback
+ * (or measures the Redis given with {@code --redis}, e.g. a user's own over a real network),
  * measures the polling baseline, the reentrant and the fair distlock lock in the same run, prints a markdown report and
  * writes it with a PNG chart to the output directory. Arguments: {@value BenchmarkSettings#USAGE}.
  *
@@ -54,19 +55,25 @@ public final class ContentionBenchmark {
                 + System.getProperty("java.runtime.version"));
         environment.add("Load average before: " + loadAverage());
         BenchmarkReport report;
-        try (RedisServer server = RedisServer.start();
-                RedisStats stats = new RedisStats(RedisURI.create(server.uri()))) {
-            environment.add("Redis " + stats.version() + " (" + RedisBinary.path() + ") on " + server.uri()
-                    + ", one server for all scenarios");
-            ContentionBenchmark benchmark = new ContentionBenchmark(settings, RedisURI.create(server.uri()), stats);
-            List<ContentionResult> contention = new ArrayList<>();
-            List<WaitingResult> waiting = new ArrayList<>();
-            benchmark.contendedAndWaiting(contention, waiting);
-            List<UncontendedResult> uncontended = benchmark.uncontended();
-            environment.add("Load average after: " + loadAverage());
-            environment.add(String.format(Locale.ROOT, "Harness run time: %.0f s%s",
-                    (System.nanoTime() - began) / 1e9, settings.quick() ? " (--quick)" : ""));
-            report = new BenchmarkReport(environment, settings.quick(), contention, waiting, uncontended);
+        try (RedisServer server = (settings.redis() == null) ? RedisServer.start() : null) {
+            RedisURI uri = RedisURI.create((server != null) ? server.uri() : settings.redis());
+            try (RedisStats stats = new RedisStats(uri)) {
+                environment.add((server != null)
+                        ? "Redis " + stats.version() + " (" + RedisBinary.path() + ") on " + server.uri()
+                                + ", one server for all scenarios"
+                        : "Redis " + stats.version() + " at " + uri.getHost() + ":" + uri.getPort()
+                                + (uri.isSsl() ? " (TLS)" : "") + ", given by --redis: commands and CPU of other "
+                                + "clients of that server are counted too");
+                ContentionBenchmark benchmark = new ContentionBenchmark(settings, uri, stats);
+                List<ContentionResult> contention = new ArrayList<>();
+                List<WaitingResult> waiting = new ArrayList<>();
+                benchmark.contendedAndWaiting(contention, waiting);
+                List<UncontendedResult> uncontended = benchmark.uncontended();
+                environment.add("Load average after: " + loadAverage());
+                environment.add(String.format(Locale.ROOT, "Harness run time: %.0f s%s",
+                        (System.nanoTime() - began) / 1e9, settings.quick() ? " (--quick)" : ""));
+                report = new BenchmarkReport(environment, settings.quick(), contention, waiting, uncontended);
+            }
         }
         String markdown = MarkdownReport.render(report);
         System.out.println(markdown);
@@ -74,8 +81,14 @@ public final class ContentionBenchmark {
         Path reportFile = settings.out().resolve("report.md");
         Path chartFile = settings.out().resolve("contention.png");
         Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
-        new ContentionChart(report.contention()).write(chartFile);
-        progress("wrote " + reportFile.toAbsolutePath() + " and " + chartFile.toAbsolutePath());
+        try {
+            new ContentionChart(report.contention()).write(chartFile);
+            progress("wrote " + reportFile.toAbsolutePath() + " and " + chartFile.toAbsolutePath());
+        }
+        catch (IOException | LinkageError ex) {
+            // A JRE without its font libraries (a jlinked or headless image) cannot draw text: the report stands alone.
+            progress("wrote " + reportFile.toAbsolutePath() + "; no chart: " + ex);
+        }
     }
 
     private void contendedAndWaiting(List<ContentionResult> contention, List<WaitingResult> waiting)

@@ -3,6 +3,7 @@ package dev.distlock.benchmarks.contention;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -27,14 +28,31 @@ final class RedisStats implements AutoCloseable {
         this.commands = this.connection.sync();
     }
 
-    /** Zeroes the command statistics. */
+    /** Command count at the last reset where {@code CONFIG RESETSTAT} is not allowed (managed Redis), else 0. */
+    private long baseline;
+
+    private boolean resetAllowed = true;
+
+    /**
+     * Zeroes the command statistics: {@code CONFIG RESETSTAT}, or, where a managed Redis refuses {@code CONFIG},
+     * remembers the count to subtract.
+     */
     void reset() {
-        this.commands.configResetstat();
+        if (this.resetAllowed) {
+            try {
+                this.commands.configResetstat();
+                return;
+            }
+            catch (RedisCommandExecutionException refused) {
+                this.resetAllowed = false;
+            }
+        }
+        this.baseline = commandCalls(this.commands.info("commandstats"));
     }
 
     /** Commands executed and CPU seconds used by Redis since start (CPU) and since the last reset (commands). */
     Snapshot snapshot() {
-        long calls = commandCalls(this.commands.info("commandstats"));
+        long calls = commandCalls(this.commands.info("commandstats")) - this.baseline;
         double cpu = cpuSeconds(this.commands.info("cpu"));
         return new Snapshot(calls, cpu);
     }
