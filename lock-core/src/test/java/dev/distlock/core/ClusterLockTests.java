@@ -103,6 +103,30 @@ class ClusterLockTests {
     }
 
     @Test
+    void aWaitingReaderIsWokenByTheWritersReleaseOnItsShard() throws Exception {
+        // A back-off of 10 s: only the broadcast on the lock's shard channel wakes the reader in time.
+        RedisLockClient reader = RedisLockClient.create(this.clusterClient, LockClientOptions.builder()
+            .watchdogLease(LockClients.TEST_WATCHDOG_LEASE).maxBackoff(Duration.ofSeconds(10)).build());
+        try {
+            LockLease write = this.first.getReadWriteLock("shard-rw").writeLock().acquire(Duration.ZERO,
+                    Duration.ofSeconds(60));
+            CompletableFuture<LockLease> read = reader.getReadWriteLock("shard-rw").readLock()
+                .acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> reader.waitingLockCount() > 0 && shardChannels("lock:{shard-rw}:released") == 1);
+            long releasedAt = System.nanoTime();
+            write.close();
+            try (LockLease lease = read.get(20, TimeUnit.SECONDS)) {
+                assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("writer's release to the read grant")
+                    .isLessThan(Duration.ofSeconds(3));
+            }
+        }
+        finally {
+            reader.close();
+        }
+    }
+
+    @Test
     void aQueuedWaiterWhoseClientDiedIsSkippedAtOnce() throws Exception {
         // Offers of 5 s and a back-off of 10 s: only a release that skips the dead waiter in the same script call
         // hands the live one the lock in under 2 s.
@@ -143,6 +167,17 @@ class ClusterLockTests {
         finally {
             live.close();
             dead.close();
+        }
+    }
+
+    /** Shard channels matching a pattern subscribed on the master of the pattern's hash tag now. */
+    private static long shardChannels(String pattern) {
+        RedisClient client = RedisClient.create(RedisURI.create(cluster.masterOfKey(pattern).uri()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().pubsubShardChannels(pattern).size();
+        }
+        finally {
+            client.shutdown();
         }
     }
 
