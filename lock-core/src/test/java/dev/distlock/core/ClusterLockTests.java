@@ -13,6 +13,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -99,6 +100,102 @@ class ClusterLockTests {
         long millis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt);
         System.out.println("Cluster wake-up latency after release: " + millis + " ms");
         assertThat(millis).isLessThan(500);
+    }
+
+    @Test
+    void aWaitingReaderIsWokenByTheWritersReleaseOnItsShard() throws Exception {
+        // A back-off of 10 s: only the broadcast on the lock's shard channel wakes the reader in time.
+        RedisLockClient reader = RedisLockClient.create(this.clusterClient, LockClientOptions.builder()
+            .watchdogLease(LockClients.TEST_WATCHDOG_LEASE).maxBackoff(Duration.ofSeconds(10)).build());
+        try {
+            LockLease write = this.first.getReadWriteLock("shard-rw").writeLock().acquire(Duration.ZERO,
+                    Duration.ofSeconds(60));
+            CompletableFuture<LockLease> read = reader.getReadWriteLock("shard-rw").readLock()
+                .acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> reader.waitingLockCount() > 0 && shardChannels("lock:{shard-rw}:released") == 1);
+            long releasedAt = System.nanoTime();
+            write.close();
+            try (LockLease lease = read.get(20, TimeUnit.SECONDS)) {
+                assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("writer's release to the read grant")
+                    .isLessThan(Duration.ofSeconds(3));
+            }
+        }
+        finally {
+            reader.close();
+        }
+    }
+
+    @Test
+    void aQueuedWaiterWhoseClientDiedIsSkippedAtOnce() throws Exception {
+        // Offers of 5 s and a back-off of 10 s: only a release that skips the dead waiter in the same script call
+        // hands the live one the lock in under 2 s.
+        LockClientOptions options = LockClientOptions.builder().watchdogLease(Duration.ofSeconds(30))
+            .handoffOffer(Duration.ofSeconds(5)).maxBackoff(Duration.ofSeconds(10)).build();
+        String name = "dead-waiter";
+        RedisClusterClient deadClusterClient = RedisClusterClient.create(cluster.seedUris().stream()
+            .map(RedisURI::create).toList());
+        RedisLockClient dead = RedisLockClient.create(deadClusterClient, options);
+        RedisLockClient live = RedisLockClient.create(this.clusterClient, options);
+        try (StatefulRedisClusterConnection<String, String> raw = this.clusterClient.connect()) {
+            LockLease held = this.first.getLock(name).acquire(Duration.ZERO, Duration.ofSeconds(60));
+            CompletableFuture<LockLease> deadWaiter = dead.getLock(name).acquireAsync(Duration.ofSeconds(30))
+                .toCompletableFuture();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> raw.sync().llen("lock:{" + name + "}:queue") == 1);
+            CompletableFuture<LockLease> liveWaiter = live.getLock(name).acquireAsync(Duration.ofSeconds(30))
+                .toCompletableFuture();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> raw.sync().llen("lock:{" + name + "}:queue") == 2);
+
+            // The dead waiter's process dies: its connections close, its queue entry stays.
+            deadClusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> wakeChannels(name) == 1);
+
+            long releasedAt = System.nanoTime();
+            held.close();
+            try (LockLease lease = liveWaiter.get(20, TimeUnit.SECONDS)) {
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt);
+                System.out.println("Cluster release to the live waiter behind a dead one: " + millis + " ms");
+                assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+                assertThat(Duration.ofMillis(millis)).as("release to the live waiter's grant (offers last 5 s)")
+                    .isLessThan(Duration.ofSeconds(2));
+            }
+            deadWaiter.handle((lease, ex) -> null).get(40, TimeUnit.SECONDS);
+        }
+        finally {
+            live.close();
+            dead.close();
+        }
+    }
+
+    /** Shard channels matching a pattern subscribed on the master of the pattern's hash tag now. */
+    private static long shardChannels(String pattern) {
+        RedisClient client = RedisClient.create(RedisURI.create(cluster.masterOfKey(pattern).uri()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().pubsubShardChannels(pattern).size();
+        }
+        finally {
+            client.shutdown();
+        }
+    }
+
+    /** Wake channels of a lock name subscribed on any node now, classic or sharded. */
+    private static long wakeChannels(String name) {
+        String pattern = "lock:{" + name + "}:h:*";
+        long count = 0;
+        for (RedisServer node : cluster.nodes()) {
+            RedisClient client = RedisClient.create(RedisURI.create(node.uri()));
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                count += connection.sync().pubsubChannels(pattern).size();
+                count += connection.sync().pubsubShardChannels(pattern).size();
+            }
+            finally {
+                client.shutdown();
+            }
+        }
+        return count;
     }
 
     @Test

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
@@ -14,12 +16,14 @@ import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.RedisClusterSet;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTopologyExtension;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * F19: Redis Cluster with 3 masters and 3 replicas; a master is killed, a replica takes over by manual failover, and
@@ -157,6 +161,87 @@ class ClusterFaultTests {
         assertThat(afterFailover - sectionsBefore).as("progress after the manual failover").isPositive();
         assertThat(sectionsOnMovedLock).as("the migrated lock keeps working").isPositive();
         assertThat(first.activeLeaseCount() + second.activeLeaseCount()).isZero();
+    }
+
+    @Test
+    void aWaiterIsHandedTheLockAfterAFailoverOfItsMaster() throws Exception {
+        handedOverAfter("CLUSTER FAILOVER", "f19-failover", (set, master) -> {
+            RedisServer replica = set.replicasOf(master).get(0);
+            set.manualFailover(replica, TIMEOUT);
+            return replica;
+        });
+    }
+
+    @Test
+    void aWaiterIsHandedTheLockAfterItsMasterWasKilledAndFailedOver() throws Exception {
+        handedOverAfter("kill -9 and failover of the master", "f19-killed", (set, master) -> {
+            set.killMaster(master);
+            return set.awaitFailover(master, SlotHash.getSlot("f19-killed"), TIMEOUT);
+        });
+    }
+
+    @Test
+    void aWaiterIsHandedTheLockAfterItsSlotMoved() throws Exception {
+        handedOverAfter("migration of the slot", "f19-moved", (set, master) -> {
+            RedisServer target = set.masters().stream().filter((m) -> m != master).findFirst().orElseThrow();
+            set.migrateSlot(SlotHash.getSlot("f19-moved"), target);
+            return target;
+        });
+    }
+
+    /** Moves a lock's slot to another master (returned) while a waiter of another client is queued for it. */
+    interface SlotMove {
+        RedisServer apply(RedisClusterSet set, RedisServer master);
+    }
+
+    /**
+     * A waiter queued for a lock whose slot moves to another master still gets it by handoff: its client subscribes
+     * its wake channel again on the new master, so the release there counts it as listening and announces it.
+     */
+    private void handedOverAfter(String change, String name, SlotMove move) throws Exception {
+        RedisClusterSet set = this.cluster.get();
+        // A back-off of 20 s: only the handoff message, on the waiter's wake channel, hands it the lock in time.
+        LockClientOptions options = Clients.fastOptions().watchdogLease(Duration.ofSeconds(30))
+            .maxBackoff(Duration.ofSeconds(20)).build();
+        RedisLockClient holder = this.clients.clusterLockClient(set.seedUris(), options);
+        RedisLockClient waiter = this.clients.clusterLockClient(set.seedUris(), options);
+        String key = "lock:{" + name + "}";
+        LockLease held = holder.getLock(name).acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waited = waiter.getLock(name).acquireAsync(Duration.ofSeconds(60))
+            .toCompletableFuture();
+        RedisServer master = set.masterOfKey(key);
+        RedisCommands<String, String> onMaster = this.clients.raw(master.uri());
+        await().atMost(Duration.ofSeconds(10)).until(() -> onMaster.llen(key + ":queue") == 1);
+        assertThat(wakeChannels(onMaster, name)).as("the waiter's client listens on the key's master").isEqualTo(1);
+
+        long movedAt = System.nanoTime();
+        RedisServer next = move.apply(set, master);
+        long doneAt = System.nanoTime();
+        RedisCommands<String, String> onNext = this.clients.raw(next.uri());
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+            .until(() -> wakeChannels(onNext, name) == 1);
+        long resubscribedAt = System.nanoTime();
+
+        long releasedAt = System.nanoTime();
+        held.close();
+        try (LockLease lease = waited.get(20, TimeUnit.SECONDS)) {
+            long grantedAt = System.nanoTime();
+            Measured.report("F19", change + " of a queued waiter's lock took " + Measured.millis(movedAt, doneAt)
+                    + "; the waiter's wake channel was subscribed on the new master "
+                    + Measured.millis(doneAt, resubscribedAt) + " after it; release -> waiter holds after "
+                    + Measured.millis(releasedAt, grantedAt) + " (back-off 20 s)");
+            assertThat(Duration.ofNanos(grantedAt - releasedAt)).as("release to the waiter's grant")
+                .isLessThan(Duration.ofSeconds(3));
+            assertThat(lease.fencingToken()).isGreaterThan(held.fencingToken());
+        }
+        if (master.isRunning()) {
+            assertThat(wakeChannels(onMaster, name)).as("nothing left subscribed on the former master").isZero();
+        }
+    }
+
+    /** The wake channels of a lock name subscribed on a node now (sharded pub/sub). */
+    private static long wakeChannels(RedisCommands<String, String> node, String name) {
+        return node.pubsubShardChannels("lock:{" + name + "}:h:*").size();
     }
 
     private static long awaitLock(RedisLockClient client, String name) throws InterruptedException {

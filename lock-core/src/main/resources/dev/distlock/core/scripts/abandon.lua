@@ -38,5 +38,5 @@ if redis.call('zcard', KEYS[2]) == 0 and redis.call('exists', KEYS[3]) == 0 then
         return {1, next, Q.offer}
     end
 end
-redis.call('publish', ARGV[3], '*')
+announce(ARGV[3], '*')
 return {1, '', 0}

@@ -53,6 +53,6 @@ end
 redis.call('del', KEYS[4], KEYS[5])
 local next = hand_over_or_free(KEYS[4], KEYS[6])
 if next == '' then
-    redis.call('publish', ARGV[5], '*')
+    announce(ARGV[5], '*')
 end
 return {mode, owner, next, Q.offer or 0}

@@ -29,7 +29,7 @@ if redis.call('zcard', KEYS[1]) == 0 then
             return {1, next, Q.offer}
         end
         redis.call('del', KEYS[2])
-        redis.call('publish', ARGV[2], '*')
+        announce(ARGV[2], '*')
     end
 end
 return {1, '', 0}

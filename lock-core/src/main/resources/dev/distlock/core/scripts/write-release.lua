@@ -26,7 +26,7 @@ else
     if not allowed then
         -- A queued writer that gives up no longer keeps readers out: wake the readers it refused.
         if Q.left and redis.call('exists', KEYS[1]) == 0 then
-            redis.call('publish', ARGV[7], '*')
+            announce(ARGV[7], '*')
         end
         return {0, '', 0, ''}
     end
@@ -40,7 +40,7 @@ if redis.call('zcard', KEYS[5]) == 0 then
 end
 if next == '' then
     redis.call('del', KEYS[1])
-    redis.call('publish', ARGV[7], '*')
+    announce(ARGV[7], '*')
     if ARGV[1] == 'pass' then
         return {0, '', 0, ''}
     end

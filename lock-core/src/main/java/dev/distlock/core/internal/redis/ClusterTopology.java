@@ -9,18 +9,17 @@ import java.util.function.Supplier;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 
 /**
  * The {@link Topology} of a Lettuce {@link RedisClusterClient}. Scripts are routed by the slot of their first key;
  * all keys of a lock share a hash tag, so no script crosses slots. Lettuce follows MOVED and ASK redirections and
  * refreshes the topology; a node that lost its script cache (failover, restart) answers NOSCRIPT and gets the script
- * again by {@code EVAL}; TRYAGAIN during a slot migration is retried. Release messages use regular pub/sub, which the
- * cluster bus delivers to every node, so a {@code PUBLISH} counts only one node's subscribers. No replica
+ * again by {@code EVAL}; TRYAGAIN during a slot migration is retried. Messages use sharded pub/sub: the scripts
+ * {@code SPUBLISH} on the master of the lock's slot (every channel carries the lock's hash tag), which delivers to the
+ * subscribers of that shard only, and counts them, so a waiter whose client does not listen is skipped at once; each
+ * channel is subscribed on its slot's master and follows it ({@link ShardSubscriptions}). No replica
  * acknowledgement; the connection state is not tracked.
  */
 final class ClusterTopology implements Topology {
@@ -33,10 +32,12 @@ final class ClusterTopology implements Topology {
 
     private final StatefulRedisClusterPubSubConnection<String, String> pubSub;
 
+    private final ShardSubscriptions subscriptions;
+
     /**
      * Opens a command connection and a pub/sub connection.
      *
-     * @param messages receives (channel, message) of every message on the pub/sub connection
+     * @param messages receives (channel, message) of every message of the subscribed channels
      * @throws io.lettuce.core.RedisException if a connection cannot be opened; none is left open
      */
     ClusterTopology(RedisClusterClient client, BiConsumer<String, String> messages) {
@@ -48,12 +49,7 @@ final class ClusterTopology implements Topology {
             this.connection.close();
             throw ex;
         }
-        this.pubSub.addListener(new RedisClusterPubSubAdapter<>() {
-            @Override
-            public void message(RedisClusterNode node, String channel, String message) {
-                messages.accept(channel, message);
-            }
-        });
+        this.subscriptions = new ShardSubscriptions(client, this.pubSub, messages);
     }
 
     @Override
@@ -68,8 +64,19 @@ final class ClusterTopology implements Topology {
     }
 
     @Override
-    public RedisPubSubAsyncCommands<String, String> pubSub() {
-        return this.pubSub.async();
+    public CompletableFuture<Void> subscribe(String channel) {
+        return this.subscriptions.subscribe(channel);
+    }
+
+    @Override
+    public CompletableFuture<Void> unsubscribe(String channel) {
+        return this.subscriptions.unsubscribe(channel);
+    }
+
+    /** Sharded pub/sub: the channel lives on the shard of the lock's slot. */
+    @Override
+    public String publishCommand() {
+        return "spublish";
     }
 
     @Override
@@ -88,15 +95,16 @@ final class ClusterTopology implements Topology {
         });
     }
 
-    /** A {@code PUBLISH} counts the subscribers of the node it runs on only. */
+    /** An {@code SPUBLISH} on the slot's master counts the subscribers there, where every client subscribes. */
     @Override
     public boolean publishCountsListeners() {
-        return false;
+        return true;
     }
 
     @Override
     public void close() {
         try {
+            this.subscriptions.close();
             this.pubSub.close();
         }
         finally {

@@ -51,8 +51,6 @@ final class ConnectingGateway implements RedisGateway {
 
     private final String publishCommand;
 
-    private final boolean publishCountsListeners;
-
     private volatile @Nullable RedisGateway gateway;
 
     private volatile @Nullable String lastFailure;
@@ -71,7 +69,7 @@ final class ConnectingGateway implements RedisGateway {
      *
      * @param connect opens the real gateway; throws when Redis cannot be reached
      * @param target where it connects, for messages ({@code host:port}, Sentinel master, Cluster seeds)
-     * @param cluster whether the real gateway is a Redis Cluster one (its publish command and listener count)
+     * @param cluster whether the real gateway is a Redis Cluster one (its publish command, {@code spublish})
      * @param maxDelay longest pause between two attempts
      * @param initialWait how long the constructor waits for the first connection; zero not to wait
      */
@@ -82,9 +80,8 @@ final class ConnectingGateway implements RedisGateway {
         this.target = target;
         this.maxDelay = maxDelay;
         this.notConnected = ConnectionStatus.notConnectedYet(target, () -> this.lastFailure);
-        // the Cluster gateway uses classic publish and cannot count listeners across nodes (ClusterTopology)
-        this.publishCommand = "publish";
-        this.publishCountsListeners = !cluster;
+        // the Cluster gateway uses sharded pub/sub (ClusterTopology)
+        this.publishCommand = cluster ? "spublish" : "publish";
         this.connector = new Thread(this::connectUntilOpen, "distlock-connect");
         this.connector.setDaemon(true);
         this.connector.start();
@@ -213,7 +210,7 @@ final class ConnectingGateway implements RedisGateway {
 
     @Override
     public boolean publishCountsListeners() {
-        return ifOpen(RedisGateway::publishCountsListeners, this.publishCountsListeners);
+        return ifOpen(RedisGateway::publishCountsListeners, true);
     }
 
     @Override

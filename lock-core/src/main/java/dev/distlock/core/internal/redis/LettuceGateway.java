@@ -74,13 +74,13 @@ final class LettuceGateway implements RedisGateway {
     public CompletableFuture<Void> subscribe(String channel) {
         // recorded before it is sent, so a move that swaps connections meanwhile re-subscribes it
         this.channels.add(channel);
-        return this.topology.pubSub().subscribe(channel).toCompletableFuture();
+        return this.topology.subscribe(channel);
     }
 
     @Override
     public CompletableFuture<Void> unsubscribe(String channel) {
         this.channels.remove(channel);
-        return this.topology.pubSub().unsubscribe(channel).toCompletableFuture();
+        return this.topology.unsubscribe(channel);
     }
 
     @Override
@@ -91,6 +91,11 @@ final class LettuceGateway implements RedisGateway {
     @Override
     public Timer timer() {
         return this.timer;
+    }
+
+    @Override
+    public String publishCommand() {
+        return this.topology.publishCommand();
     }
 
     @Override

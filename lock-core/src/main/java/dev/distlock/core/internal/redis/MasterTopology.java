@@ -10,7 +10,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.RedisPubSubListener;
-import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -145,8 +144,13 @@ final class MasterTopology implements Topology {
     }
 
     @Override
-    public RedisPubSubAsyncCommands<String, String> pubSub() {
-        return this.connections.pubSub();
+    public CompletableFuture<Void> subscribe(String channel) {
+        return this.connections.pubSub().subscribe(channel).toCompletableFuture();
+    }
+
+    @Override
+    public CompletableFuture<Void> unsubscribe(String channel) {
+        return this.connections.pubSub().unsubscribe(channel).toCompletableFuture();
     }
 
     /** A {@code READONLY} reply means our master was demoted: look where the master is now. */

@@ -56,7 +56,8 @@ public interface RedisGateway extends AutoCloseable {
 
     /**
      * Whether the receiver count of {@link #publishCommand()} run in a script counts every subscriber of the channel
-     * (so 0 proves nobody listens). Not on Redis Cluster with classic pub/sub, where it counts one node's subscribers.
+     * (so 0 proves nobody listens). A classic {@code PUBLISH} on Redis Cluster would count one node's subscribers only;
+     * the Cluster gateway uses sharded pub/sub, counted on the slot's master where every client subscribes.
      */
     default boolean publishCountsListeners() {
         return true;

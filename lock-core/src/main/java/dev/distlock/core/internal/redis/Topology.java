@@ -4,13 +4,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 
 /**
  * What differs between Redis deployments for the {@link LettuceGateway}: how its connections are made and which ones
- * a call uses now, how a script call is routed, whether a script's {@code PUBLISH} receiver count counts every
- * listener, and whether the command connection's state is tracked. {@link MasterTopology} is standalone and Sentinel
- * (one connection set, moved to a new master by Sentinel following), {@link ClusterTopology} is Redis Cluster.
+ * a call uses now, how a script call is routed, how channels are subscribed and published to (classic pub/sub, or
+ * sharded on Redis Cluster), and whether the command connection's state is tracked. {@link MasterTopology} is
+ * standalone and Sentinel (one connection set, moved to a new master by Sentinel following), {@link ClusterTopology}
+ * is Redis Cluster.
  * Messages arrive through the listener the gateway hands the topology when it is opened.
  */
 interface Topology extends AutoCloseable {
@@ -26,8 +26,16 @@ interface Topology extends AutoCloseable {
      */
     RedisClusterAsyncCommands<String, String> ackCommands();
 
-    /** The commands of the pub/sub connection in use now. */
-    RedisPubSubAsyncCommands<String, String> pubSub();
+    /** Subscribes to a channel, with the subscribe command of this topology; completes when Redis confirmed it. */
+    CompletableFuture<Void> subscribe(String channel);
+
+    /** Unsubscribes from a channel. */
+    CompletableFuture<Void> unsubscribe(String channel);
+
+    /** See {@link RedisGateway#publishCommand()}. */
+    default String publishCommand() {
+        return "publish";
+    }
 
     /**
      * Runs a script call the way this topology needs: on Redis Cluster {@code TRYAGAIN} is retried (calling

@@ -1,0 +1,31 @@
+package dev.distlock.core.internal.redis;
+
+import java.util.concurrent.CompletionException;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reading where a shard channel went from the {@code MOVED} reply of a node that no longer serves its slot. */
+class ShardSubscriptionsTests {
+
+    @Test
+    void aMovedReplyNamesTheNodeThatServesTheSlotNow() {
+        RedisCommandExecutionException moved = new RedisCommandExecutionException("MOVED 3999 127.0.0.1:6381");
+        assertThat(ShardSubscriptions.movedTo(new CompletionException(moved)))
+            .isEqualTo(new ShardSubscriptions.Address("127.0.0.1", 6381));
+        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("MOVED 1 [::1]:7000")))
+            .isEqualTo(new ShardSubscriptions.Address("[::1]", 7000));
+    }
+
+    @Test
+    void otherFailuresNameNoNode() {
+        assertThat(ShardSubscriptions.movedTo(new RedisConnectionException("Connection refused"))).isNull();
+        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("ASK 3999 127.0.0.1:6381")))
+            .isNull();
+        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("MOVED 3999 :6381"))).isNull();
+        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("MOVED 3999 host:port"))).isNull();
+    }
+}
