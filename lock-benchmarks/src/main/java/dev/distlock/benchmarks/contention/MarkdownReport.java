@@ -2,6 +2,7 @@ package dev.distlock.benchmarks.contention;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -130,6 +131,43 @@ final class MarkdownReport {
                     number(r.opsPerSecond()), ratio(r.opsPerSecond(), base),
                     floor.isPresent() ? ratio(r.opsPerSecond(), floor) : "", decimal(r.commandsPerCycle()),
                     micros(r.clientCpuMicros()), micros(r.redisCpuMicros()), r.failures()));
+        }
+        line("");
+        perCommand();
+    }
+
+    /** Where Redis's time goes in the uncontended cycle, at the largest thread count, as Redis itself accounts it. */
+    private void perCommand() {
+        int threads = this.report.uncontended().stream().mapToInt(UncontendedResult::threads).max().orElse(0);
+        line("#### Redis time per uncontended cycle by command (%d threads)".formatted(threads));
+        line("");
+        line("From `INFO commandstats` (`usec`, `calls`): the time of a script call (`evalsha`) includes the commands "
+                + "it runs, which are also listed under their own names, so *script overhead* is the script call's "
+                + "time less its commands': loading arguments, the Lua interpreter and reply conversion.");
+        line("");
+        line("| lock | command | calls/cycle | us/call | us/cycle |");
+        line("|---|---|---|---|---|");
+        for (UncontendedResult r : this.report.uncontended()) {
+            if (r.threads() != threads) {
+                continue;
+            }
+            double inner = 0;
+            double scripts = 0;
+            for (Map.Entry<String, UncontendedResult.CommandCost> entry : r.perCommand().entrySet()) {
+                UncontendedResult.CommandCost cost = entry.getValue();
+                boolean script = entry.getKey().startsWith("eval");
+                if (script) {
+                    scripts += cost.usecPerCycle();
+                }
+                else {
+                    inner += cost.usecPerCycle();
+                }
+                line("| %s | %s | %s | %s | %s |".formatted(r.lock(), entry.getKey(), decimal(cost.callsPerCycle()),
+                        decimal(cost.usecPerCall()), decimal(cost.usecPerCycle())));
+            }
+            if (scripts > 0) {
+                line("| %s | *script overhead* | | | %s |".formatted(r.lock(), decimal(Math.max(0, scripts - inner))));
+            }
         }
         line("");
     }

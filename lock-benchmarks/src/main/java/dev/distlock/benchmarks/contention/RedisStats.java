@@ -1,5 +1,7 @@
 package dev.distlock.benchmarks.contention;
 
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisClient;
@@ -47,14 +49,46 @@ final class RedisStats implements AutoCloseable {
                 this.resetAllowed = false;
             }
         }
-        this.baseline = commandCalls(this.commands.info("commandstats"));
+        String commandstats = this.commands.info("commandstats");
+        this.baseline = commandCalls(commandstats);
+        this.baselinePerCommand = perCommand(commandstats);
     }
+
+    /** Per-command counts at the last reset where {@code CONFIG RESETSTAT} is not allowed, else empty. */
+    private Map<String, CommandStat> baselinePerCommand = Map.of();
 
     /** Commands executed and CPU seconds used by Redis since start (CPU) and since the last reset (commands). */
     Snapshot snapshot() {
-        long calls = commandCalls(this.commands.info("commandstats")) - this.baseline;
+        String commandstats = this.commands.info("commandstats");
+        long calls = commandCalls(commandstats) - this.baseline;
         double cpu = cpuSeconds(this.commands.info("cpu"));
-        return new Snapshot(calls, cpu);
+        Map<String, CommandStat> perCommand = new TreeMap<>();
+        perCommand(commandstats).forEach((command, stat) -> perCommand.put(command,
+                stat.minus(this.baselinePerCommand.getOrDefault(command, CommandStat.NONE))));
+        return new Snapshot(calls, cpu, perCommand);
+    }
+
+    /**
+     * Calls and server time ({@code usec}) per command, the harness's own {@code INFO}/{@code CONFIG} left out. The time
+     * of a script's {@code EVALSHA} includes the commands it runs, which are also counted under their own names.
+     */
+    static Map<String, CommandStat> perCommand(String commandstats) {
+        Map<String, CommandStat> stats = new TreeMap<>();
+        for (String line : commandstats.split("\r?\n")) {
+            if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_info:")
+                    || line.startsWith("cmdstat_config|")) {
+                continue;
+            }
+            String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+            stats.put(command, new CommandStat(longField(line, "calls="), longField(line, "usec=")));
+        }
+        return stats;
+    }
+
+    private static long longField(String line, String name) {
+        int start = line.indexOf(name) + name.length();
+        int end = line.indexOf(',', start);
+        return Long.parseLong(line.substring(start, (end < 0) ? line.length() : end));
     }
 
     /** The server's {@code redis_version}. */
@@ -96,6 +130,20 @@ final class RedisStats implements AutoCloseable {
     }
 
     /** Counters read at one moment. */
-    record Snapshot(long commands, double cpuSeconds) {
+    record Snapshot(long commands, double cpuSeconds, Map<String, CommandStat> perCommand) {
+    }
+
+    /** One command's calls and total server time in microseconds. */
+    record CommandStat(long calls, long usec) {
+
+        static final CommandStat NONE = new CommandStat(0, 0);
+
+        CommandStat plus(CommandStat other) {
+            return new CommandStat(this.calls + other.calls, this.usec + other.usec);
+        }
+
+        CommandStat minus(CommandStat other) {
+            return new CommandStat(this.calls - other.calls, this.usec - other.usec);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.distlock.benchmarks.contention;
 
+import java.util.Map;
+
 /**
  * What the uncontended scenario measured.
  *
@@ -10,7 +12,18 @@ package dev.distlock.benchmarks.contention;
  * @param clientCpuMicros CPU time of the harness JVM per cycle
  * @param redisCpuMicros CPU time of redis-server per cycle
  * @param failures cycles that found the key taken or threw
+ * @param perCommand Redis's own accounting per command ({@code INFO commandstats}), per cycle
  */
 record UncontendedResult(String lock, int threads, double opsPerSecond, double commandsPerCycle,
-        double clientCpuMicros, double redisCpuMicros, int failures) {
+        double clientCpuMicros, double redisCpuMicros, int failures, Map<String, CommandCost> perCommand) {
+
+    /**
+     * What one command cost Redis in the measured window.
+     *
+     * @param callsPerCycle calls per acquire + release cycle
+     * @param usecPerCall server time per call ({@code usec_per_call}); a script's includes the commands it runs
+     * @param usecPerCycle server time per cycle
+     */
+    record CommandCost(double callsPerCycle, double usecPerCall, double usecPerCycle) {
+    }
 }

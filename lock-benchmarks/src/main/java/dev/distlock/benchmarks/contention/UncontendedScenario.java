@@ -2,6 +2,8 @@ package dev.distlock.benchmarks.contention;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.distlock.benchmarks.contention.LockClient.Held;
@@ -50,7 +52,7 @@ final class UncontendedScenario {
             Thread.sleep(measure.toMillis());
             RedisStats.Snapshot counted = this.stats.snapshot();
             return new Round(cycles.sum() - cyclesBefore, System.nanoTime() - from, counted.commands(),
-                    processCpuNanos() - cpuBefore, counted.cpuSeconds() - redisCpuBefore, 0)
+                    processCpuNanos() - cpuBefore, counted.cpuSeconds() - redisCpuBefore, 0, counted.perCommand())
                 .withFailures(threads.failures());
         }
         finally {
@@ -59,22 +61,34 @@ final class UncontendedScenario {
     }
 
     /** Raw totals of one or more measured rounds. */
-    record Round(long cycles, long nanos, long commands, long clientCpuNanos, double redisCpuSeconds, int failures) {
+    record Round(long cycles, long nanos, long commands, long clientCpuNanos, double redisCpuSeconds, int failures,
+            Map<String, RedisStats.CommandStat> perCommand) {
 
         Round plus(Round other) {
+            Map<String, RedisStats.CommandStat> sum = new TreeMap<>(this.perCommand);
+            other.perCommand.forEach((command, stat) -> sum.merge(command, stat, RedisStats.CommandStat::plus));
             return new Round(this.cycles + other.cycles, this.nanos + other.nanos, this.commands + other.commands,
                     this.clientCpuNanos + other.clientCpuNanos, this.redisCpuSeconds + other.redisCpuSeconds,
-                    this.failures + other.failures);
+                    this.failures + other.failures, sum);
         }
 
         Round withFailures(int count) {
-            return new Round(this.cycles, this.nanos, this.commands, this.clientCpuNanos, this.redisCpuSeconds, count);
+            return new Round(this.cycles, this.nanos, this.commands, this.clientCpuNanos, this.redisCpuSeconds, count,
+                    this.perCommand);
         }
 
         UncontendedResult result(String lock, int threads) {
             double perCycle = Math.max(1, this.cycles);
+            Map<String, UncontendedResult.CommandCost> costs = new TreeMap<>();
+            this.perCommand.forEach((command, stat) -> {
+                if (stat.calls() > 0) {
+                    costs.put(command, new UncontendedResult.CommandCost(stat.calls() / perCycle,
+                            stat.usec() / (double) stat.calls(), stat.usec() / perCycle));
+                }
+            });
             return new UncontendedResult(lock, threads, this.cycles / (this.nanos / 1e9), this.commands / perCycle,
-                    this.clientCpuNanos / 1e3 / perCycle, this.redisCpuSeconds * 1e6 / perCycle, this.failures);
+                    this.clientCpuNanos / 1e3 / perCycle, this.redisCpuSeconds * 1e6 / perCycle, this.failures,
+                    costs);
         }
     }
 

@@ -20,4 +20,19 @@ class RedisStatsTests {
 
         assertThat(RedisStats.commandCalls(info)).isEqualTo(18);
     }
+
+    @Test
+    void perCommandKeepsCallsAndServerTimeOfEachCommandButTheHarnessOwn() {
+        String info = """
+                # Commandstats\r
+                cmdstat_evalsha:calls=4,usec=80,usec_per_call=20.00,rejected_calls=0,failed_calls=0\r
+                cmdstat_get:calls=4,usec=4,usec_per_call=1.00,rejected_calls=0,failed_calls=0\r
+                cmdstat_config|resetstat:calls=1,usec=9,usec_per_call=9.00,rejected_calls=0,failed_calls=0\r
+                cmdstat_info:calls=2,usec=90,usec_per_call=45.00,rejected_calls=0,failed_calls=0\r
+                """;
+
+        assertThat(RedisStats.perCommand(info)).containsOnlyKeys("evalsha", "get")
+            .containsEntry("evalsha", new RedisStats.CommandStat(4, 80))
+            .containsEntry("get", new RedisStats.CommandStat(4, 4));
+    }
 }
