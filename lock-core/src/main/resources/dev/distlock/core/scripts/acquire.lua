@@ -29,13 +29,15 @@ if found == 0 then
     -- Nobody queued, the uncontended case: taken here if free, before the queue functions below are defined
     -- (defining them costs Redis about as much CPU as this path's commands). A refused caller wastes a token.
     local token = mint(KEYS[2], ARGV[3])
-    holder = redis.call('set', KEYS[1], hold_of(ARGV[1], token), 'nx', 'px', ARGV[2], 'get')
+    -- The hold 'owner|token' (lib/hold.lua), written out here: that library is defined only after this path.
+    holder = redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'nx', 'px', ARGV[2], 'get')
     if not holder then
         return {1, token, tonumber(ARGV[2])}
     end
 else
     holder = redis.call('get', KEYS[1])
 end
+--@include hold
 --@include queue
 --@include acquire
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]

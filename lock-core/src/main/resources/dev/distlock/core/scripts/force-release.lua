@@ -16,6 +16,7 @@
 -- Returns {mode, released owner, owner now offered the lock or '', its offer time in ms or 0}; mode is 'lock',
 -- 'write', 'read' (the owner named is the reader whose hold lasts longest) or '' when nothing was held.
 --@include fence
+--@include hold
 --@include queue
 Q.fence, Q.retention, Q.publish, Q.counts = KEYS[2], ARGV[2], ARGV[3], ARGV[4]
 

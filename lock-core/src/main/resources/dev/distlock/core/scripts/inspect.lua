@@ -13,6 +13,7 @@
 --   queued  waiters: both queues' lengths
 --   readers live read holds
 --@include fence
+--@include hold
 local now_ms = clock()
 local queued = redis.call('llen', KEYS[3]) + redis.call('llen', KEYS[6])
 local readers = redis.call('zcount', KEYS[5], '(' .. now_ms, '+inf')

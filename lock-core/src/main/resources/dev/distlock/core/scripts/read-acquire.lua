@@ -14,6 +14,7 @@
 -- Returns {1, token} when granted (the read hold is then 'owner|token'), {0, pttl} when refused (pttl -1 when a
 -- writer is queued).
 --@include fence
+--@include hold
 -- Probes a wake channel with ARGV[5], named literally: some proxies refuse a command name a script computes.
 local function probe(channel)
     if ARGV[5] == 'spublish' then

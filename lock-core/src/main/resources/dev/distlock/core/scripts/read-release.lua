@@ -12,6 +12,7 @@
 -- Returns {1, writer offered the lock or '', its offer time in ms or 0} when the caller's hold was removed,
 -- {0, '', 0} when it was gone already.
 --@include fence
+--@include hold
 --@include queue
 Q.lock, Q.fence, Q.queue = KEYS[2], KEYS[3], KEYS[4]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]

@@ -34,6 +34,7 @@ if ARGV[1] == 'release' then
     end
 end
 --@include fence
+--@include hold
 --@include queue
 --@include release
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]

@@ -9,6 +9,7 @@
 -- ARGV[1..9] as for acquire.lua
 -- Returns as acquire.lua; while readers hold it, the holder pttl is the time until the last reader's lease ends.
 --@include fence
+--@include hold
 --@include queue
 --@include acquire
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]

@@ -11,6 +11,7 @@
 -- ARGV[7] the readers' broadcast channel
 -- Returns as release.lua.
 --@include fence
+--@include hold
 --@include queue
 --@include release
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]

@@ -1,5 +1,6 @@
 -- Shared by every script that grants a queued lock or a read/write lock (spliced in where a script says
--- '--@include fence'; see LuaScript): the server clock and the fencing token rule, stated once.
+-- '--@include fence'; see LuaScript): the server clock and the fencing token rule, stated once. Two functions only:
+-- acquire.lua defines them before its uncontended path, where every definition costs Redis CPU on every call.
 local clock_t = nil
 -- Server time, read once per script: milliseconds and microseconds.
 local function clock()
@@ -27,17 +28,4 @@ local function mint(fence, retention)
         redis.call('set', fence, token, 'px', retention)
     end
     return token
-end
--- A hold is stored as 'owner|token' (the lock or write key's value, a reader's member): the owner and the fencing
--- token minted for that very hold, so a check, a reentry or an inspection reports the holder's own token.
-local function hold_of(owner, token)
-    return owner .. '|' .. token
-end
--- The owner and token of a stored hold; a value without a token (written before tokens were stored) has token '0'.
-local function split_hold(value)
-    local owner, token = string.match(value, '^(.*)|(%d+)$')
-    if owner then
-        return owner, token
-    end
-    return value, '0'
 end

@@ -1,0 +1,14 @@
+-- Shared by the scripts that store or read holds (spliced in where a script says '--@include hold'; see LuaScript).
+-- A hold is stored as 'owner|token' (the lock or write key's value, a reader's member): the owner and the fencing
+-- token minted for that very hold, so a check, a reentry or an inspection reports the holder's own token.
+local function hold_of(owner, token)
+    return owner .. '|' .. token
+end
+-- The owner and token of a stored hold; a value without a token (written before tokens were stored) has token '0'.
+local function split_hold(value)
+    local owner, token = string.match(value, '^(.*)|(%d+)$')
+    if owner then
+        return owner, token
+    end
+    return value, '0'
+end
