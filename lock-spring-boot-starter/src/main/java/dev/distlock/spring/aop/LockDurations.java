@@ -10,9 +10,10 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.PropertyResolver;
 
 /**
- * Reads the {@code waitTime}, {@code leaseTime} and {@code holdAtLeast} attributes of {@link DistributedLock @DistributedLock}: resolves
- * {@code ${...}} placeholders, parses the duration ({@code "2s"}, {@code "500ms"}, {@code "PT2S"}) and checks its
- * range (a lease within {@link LockClientOptions#MIN_LEASE_TIME} and {@link LockClientOptions#MAX_LEASE_TIME}).
+ * Reads the {@code waitTime}, {@code leaseTime} and {@code holdAtLeast} attributes of
+ * {@link DistributedLock @DistributedLock}: resolves {@code ${...}} placeholders, parses the duration ({@code "2s"},
+ * {@code "500ms"}, {@code "PT2S"}) and checks its range (a lease within {@link LockClientOptions#MIN_LEASE_TIME} and
+ * {@link LockClientOptions#MAX_LEASE_TIME}).
  */
 final class LockDurations {
 

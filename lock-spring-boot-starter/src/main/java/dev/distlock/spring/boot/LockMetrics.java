@@ -17,9 +17,9 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Micrometer meters of distributed locks: gauges of the lock clients, and the acquisitions and lost leases of
- * {@code @DistributedLock} methods, and the skipped runs of scheduled ones. Tags are bounded: {@code name} is the annotation's static name or
- * {@code ClassName.methodName}, never an evaluated key.
+ * The Micrometer meters of distributed locks: gauges of the lock clients, the acquisitions and lost leases of
+ * {@code @DistributedLock} methods, and the skipped runs of scheduled ones. Tags are bounded: {@code name} is the
+ * annotation's static name or {@code ClassName.methodName}, never an evaluated key.
  */
 final class LockMetrics implements LockAdviceListener {
 
