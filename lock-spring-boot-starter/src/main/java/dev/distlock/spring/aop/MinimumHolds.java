@@ -84,6 +84,9 @@ final class MinimumHolds implements AutoCloseable {
         try {
             Optional<LockLease> extra = (leaseTime != null) ? lock.tryAcquire(Duration.ZERO, leaseTime)
                     : lock.tryAcquire(Duration.ZERO);
+            if (extra.isEmpty()) {
+                logger.debug("Lock '{}' could not be re-entered for its minimum hold; releasing it now", lock.name());
+            }
             return extra.orElse(null);
         }
         catch (InterruptedException | LockException ex) {
