@@ -22,13 +22,16 @@ final class AdviceAttempt {
 
     private final boolean reentry;
 
+    private final SkippedRuns skippedRuns;
+
     private final long startedAt = System.nanoTime();
 
     private volatile boolean entered;
 
-    AdviceAttempt(String declaration, List<LockAdviceListener> listeners, RedisLock lock) {
+    AdviceAttempt(String declaration, List<LockAdviceListener> listeners, RedisLock lock, SkippedRuns skippedRuns) {
         this.declaration = declaration;
         this.listeners = listeners;
+        this.skippedRuns = skippedRuns;
         // A re-entered hold is already watched by the listener registered when it was first acquired.
         this.reentry = !listeners.isEmpty() && lock.isHeldByCurrentThread();
     }
@@ -68,6 +71,21 @@ final class AdviceAttempt {
                 lease.addLossListener((loss) -> safely(() -> listener.leaseLost(this.declaration, loss)));
             }
         }
+    }
+
+    /**
+     * Reports the losses of {@code kept}, a lease that holds the lock on after the method returned (the rest of a
+     * minimum hold), like those of the call's own lease.
+     */
+    void watchKept(LockLease kept) {
+        for (LockAdviceListener listener : this.listeners) {
+            kept.addLossListener((loss) -> safely(() -> listener.leaseLost(this.declaration, loss)));
+        }
+    }
+
+    /** Reports a skipped run of a scheduled method. */
+    void skippedScheduledRun(LockOperation operation, LockNotAcquiredException ex) {
+        this.skippedRuns.skipped(operation, ex, this.listeners);
     }
 
     /** Reports a failure before the method was entered; nothing once it was. */

@@ -58,6 +58,22 @@ import org.springframework.core.annotation.AliasFor;
  * until that transaction completes. With lost-lease policy {@code FAIL}, a {@code LockLostException} may reach the
  * caller after the work has committed.
  *
+ * <p><b>Scheduled jobs.</b> On a method that also carries Spring's
+ * {@link org.springframework.scheduling.annotation.Scheduled @Scheduled}, the defaults suit a job that must run on one
+ * instance at a time: {@link #waitTime()} defaults to {@code "0"} (one attempt) and {@link #onNotAcquired()} to
+ * {@link OnNotAcquired#SKIP}, so a run that finds the job locked is skipped (logged at DEBUG, at INFO the first time
+ * per job, and counted in {@code distlock.scheduled.skipped}). The lease is watchdog-renewed for as long as the run
+ * lasts, and {@link #holdAtLeast()} keeps the lock after a short run so that an instance whose schedule fires a little
+ * later does not run the job again:
+ *
+ * <pre>{@code
+ * @Scheduled(fixedRate = 60_000)
+ * @DistributedLock(name = "report", holdAtLeast = "50s")
+ * public void sendReport() { ... }
+ * }</pre>
+ *
+ * Attributes set explicitly still win.
+ *
  * <p><b>Reentrancy.</b> A nested call on the same thread that needs a lock it already holds (same type and name, or
  * the same keys) re-enters it; the lock is released when the outermost call returns. The lease of the innermost call
  * is available to the method through {@link LockContext#currentLease()}.
@@ -114,8 +130,25 @@ public @interface DistributedLock {
     /** The kind of lock; see {@link LockType}. */
     LockType type() default LockType.REENTRANT;
 
-    /** What to do when the lock stays busy for the whole wait time. */
-    OnNotAcquired onNotAcquired() default OnNotAcquired.THROW;
+    /**
+     * What to do when the lock stays busy for the whole wait time. {@link OnNotAcquired#DEFAULT}: throw, or skip the
+     * run on a {@code @Scheduled} method.
+     */
+    OnNotAcquired onNotAcquired() default OnNotAcquired.DEFAULT;
+
+    /**
+     * The least time the lock is kept from the moment it was acquired, as a duration string with placeholders like
+     * {@link #waitTime()}, e.g. {@code "50s"}: a run that ends (returns or throws) earlier leaves the lock held for the
+     * rest of it, so nobody else takes it before. Meant for scheduled jobs, as ShedLock's {@code lockAtLeastFor}: set
+     * it a little below the period so that an instance whose clock or schedule is slightly behind finds the job
+     * locked instead of running it a second time. During the rest the lease is still renewed (and a loss still
+     * reported), and it is released when the rest is over or the application shuts down; a crashed instance's lock
+     * expires after its lease. Empty or {@code "0"}: released when the method returns. Only for methods that return
+     * a plain value (not a {@code CompletionStage}, {@code Mono} or {@code Flux}); with a fixed {@link #leaseTime()},
+     * at most that lease. Not applied when the call runs inside a surrounding transaction (the lock is then released
+     * when the transaction ends).
+     */
+    String holdAtLeast() default "";
 
     /**
      * Name of the method to call instead when the lock is not acquired, with {@link OnNotAcquired#FALLBACK}. It must be

@@ -26,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -43,6 +44,10 @@ import org.springframework.util.ClassUtils;
  * {@link OnNotAcquired} decides the outcome. A {@link LockNotAcquiredException} thrown by the method itself (from a
  * lock it takes inside) is passed through unchanged.
  *
+ * <p>A declaration with {@link DistributedLock#holdAtLeast() holdAtLeast} keeps its lock after a run that ended
+ * earlier, for the rest of that time (see {@link MinimumHolds}); a skipped run of a {@code @Scheduled} method is
+ * logged and reported as such.
+ *
  * <p>Every acquisition attempt, and the loss of every lease it acquired, is reported to the
  * {@link LockAdviceListener}s.
  *
@@ -52,7 +57,7 @@ import org.springframework.util.ClassUtils;
  * <p>Infrastructure, not API: public only so that the auto-configuration ({@code dev.distlock.spring.boot}) can declare
  * it as a bean that an application may replace; it may change in any release.
  */
-public final class DistributedLockInterceptor implements MethodInterceptor {
+public final class DistributedLockInterceptor implements MethodInterceptor, DisposableBean {
 
     private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
 
@@ -67,6 +72,10 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     private final Supplier<Optional<RedLockClient>> redLockClient;
 
     private final Supplier<List<LockAdviceListener>> listeners;
+
+    private final SkippedRuns skippedRuns = new SkippedRuns();
+
+    private final MinimumHolds minimumHolds = new MinimumHolds();
 
     /**
      * An interceptor without {@link LockType#REDLOCK} support and without listeners.
@@ -119,14 +128,21 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         switch (operation.returnKind()) {
             case MONO, FLUX -> {
                 return ReactiveLockedCall.run(call, template,
-                        () -> new AdviceAttempt(operation.declaration(), listeners, lock));
+                        () -> new AdviceAttempt(operation.declaration(), listeners, lock, this.skippedRuns));
             }
             case COMPLETION_STAGE -> {
                 return FutureLockedCall.run(call, template.client().options().operationTimeout(),
-                        new AdviceAttempt(operation.declaration(), listeners, lock));
+                        new AdviceAttempt(operation.declaration(), listeners, lock, this.skippedRuns));
             }
             default -> {
-                AdviceAttempt attempt = new AdviceAttempt(operation.declaration(), listeners, lock);
+                AdviceAttempt attempt = new AdviceAttempt(operation.declaration(), listeners, lock, this.skippedRuns);
+                Duration kept = this.minimumHolds.keeping(lock.name());
+                if (kept != null) {
+                    // this instance keeps the lock for a minimum hold; its thread must not re-enter it
+                    attempt.finished(Outcome.NOT_ACQUIRED);
+                    return call.notAcquired(new LockNotAcquiredException(lock.name(), waitTime,
+                            template.client().instanceId(), kept), null, attempt);
+                }
                 if (TRANSACTIONS_PRESENT && ReleaseAfterTransaction.isActive()) {
                     return invokeReleasingAfterTransaction(call, attempt);
                 }
@@ -135,13 +151,23 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
     }
 
-    private static @Nullable Object invokeReleasingOnReturn(LockedCall call, LockTemplate template,
-            AdviceAttempt attempt) throws Throwable {
+    private @Nullable Object invokeReleasingOnReturn(LockedCall call, LockTemplate template, AdviceAttempt attempt)
+            throws Throwable {
+        // a nested call that re-enters a held lock leaves its release, and any minimum hold, to the outer call
+        boolean keepAfterRun = call.operation().holdAtLeast() != null && !call.lock().isHeldByCurrentThread();
         try {
             return template.<@Nullable Object, Throwable>execute(call.lock(), call.waitTime(), call.leaseTime(),
                     (lease) -> {
                         attempt.acquired(lease);
-                        return call.proceedHolding(lease);
+                        long acquiredAt = System.nanoTime();
+                        try {
+                            return call.proceedHolding(lease);
+                        }
+                        finally {
+                            if (keepAfterRun) {
+                                this.minimumHolds.keepAfterRun(call, lease, acquiredAt, attempt);
+                            }
+                        }
                     });
         }
         catch (LockNotAcquiredException ex) {
@@ -149,7 +175,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                 throw ex;
             }
             attempt.finished(Outcome.NOT_ACQUIRED);
-            return call.notAcquired(ex, null);
+            return call.notAcquired(ex, null, attempt);
         }
         catch (Throwable ex) {
             attempt.failedUnlessEntered();
@@ -168,7 +194,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             lease = attempt.acquire(() -> acquire(call.lock(), call.waitTime(), call.leaseTime()));
         }
         catch (LockNotAcquiredException ex) {
-            return call.notAcquired(ex, null);
+            return call.notAcquired(ex, null, attempt);
         }
         LostLeasePolicy policy = call.policy();
         ReleaseAfterTransaction.register(lease, policy);
@@ -199,6 +225,15 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             throw new LockInterruptedException(lock.name(), ex);
         }
         return lease.orElseThrow(() -> new LockNotAcquiredException(lock.name(), waitTime));
+    }
+
+    /**
+     * Releases the locks still kept for the rest of a {@link DistributedLock#holdAtLeast() minimum hold}: the
+     * application is shutting down.
+     */
+    @Override
+    public void destroy() {
+        this.minimumHolds.close();
     }
 
     /**

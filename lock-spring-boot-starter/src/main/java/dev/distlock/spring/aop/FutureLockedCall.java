@@ -52,7 +52,7 @@ final class FutureLockedCall {
             lease = attempt.acquire(() -> acquire(call.lock(), call.waitTime(), call.leaseTime(), operationTimeout));
         }
         catch (LockNotAcquiredException ex) {
-            return call.notAcquired(ex, null);
+            return call.notAcquired(ex, null, attempt);
         }
         Release release = new Release(lease, call.policy());
         Object returned;

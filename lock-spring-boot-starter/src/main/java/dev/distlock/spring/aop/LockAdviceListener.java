@@ -3,6 +3,7 @@ package dev.distlock.spring.aop;
 import java.time.Duration;
 
 import dev.distlock.core.LeaseLoss;
+import dev.distlock.core.LockNotAcquiredException;
 
 /**
  * Told about the lock acquisitions of {@link DistributedLock @DistributedLock} methods, for example to record metrics
@@ -35,6 +36,18 @@ public interface LockAdviceListener {
      * @param loss what was lost and why
      */
     void leaseLost(String declaration, LeaseLoss loss);
+
+    /**
+     * A run of a {@code @Scheduled} method was skipped because the job's lock was held (by another instance, or by
+     * this one for the rest of a {@link DistributedLock#holdAtLeast() minimum hold}). Called after
+     * {@link #acquireFinished} reported {@link Outcome#NOT_ACQUIRED}, when the declaration's outcome is
+     * {@link OnNotAcquired#SKIP}. Does nothing by default.
+     *
+     * @param declaration the static name, or {@code ClassName.methodName}
+     * @param refusal the refusal, naming the holder's instance when known
+     */
+    default void scheduledRunSkipped(String declaration, LockNotAcquiredException refusal) {
+    }
 
     /** How an acquisition attempt ended. */
     enum Outcome {

@@ -10,9 +10,10 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.PropertyResolver;
 
 /**
- * Reads the {@code waitTime} and {@code leaseTime} attributes of {@link DistributedLock @DistributedLock}: resolves
- * {@code ${...}} placeholders, parses the duration ({@code "2s"}, {@code "500ms"}, {@code "PT2S"}) and checks its
- * range (a lease within {@link LockClientOptions#MIN_LEASE_TIME} and {@link LockClientOptions#MAX_LEASE_TIME}).
+ * Reads the {@code waitTime}, {@code leaseTime} and {@code holdAtLeast} attributes of
+ * {@link DistributedLock @DistributedLock}: resolves {@code ${...}} placeholders, parses the duration ({@code "2s"},
+ * {@code "500ms"}, {@code "PT2S"}) and checks its range (a lease within {@link LockClientOptions#MIN_LEASE_TIME} and
+ * {@link LockClientOptions#MAX_LEASE_TIME}).
  */
 final class LockDurations {
 
@@ -39,6 +40,21 @@ final class LockDurations {
      */
     @Nullable Duration leaseTime(String value, InvalidDeclaration invalid) {
         return duration(value, "leaseTime", true, invalid);
+    }
+
+    /**
+     * The least hold, or null when {@code value} is empty, resolves to empty or is zero: released on return.
+     *
+     * @throws IllegalStateException if it is not a duration, is negative or is longer than the longest lease
+     */
+    @Nullable Duration holdAtLeast(String value, InvalidDeclaration invalid) {
+        Duration duration = duration(value, "holdAtLeast", false, invalid);
+        if (duration != null && duration.compareTo(LockClientOptions.MAX_LEASE_TIME) > 0) {
+            throw invalid.because("holdAtLeast", value, "it is longer than "
+                    + LockClientOptions.MAX_LEASE_TIME.toDays() + " days; it should be a little below the period of"
+                    + " the job");
+        }
+        return (duration == null || duration.isZero()) ? null : duration;
     }
 
     private @Nullable Duration duration(String value, String attribute, boolean lease, InvalidDeclaration invalid) {

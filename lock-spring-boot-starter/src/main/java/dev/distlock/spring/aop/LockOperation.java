@@ -24,17 +24,20 @@ import org.springframework.expression.Expression;
  * @param multiKey whether the declaration uses {@code keys} (a multi-key lock), even with a single expression
  * @param waitTime the wait time, or null for the template's default
  * @param leaseTime the fixed lease, or null for the template's default (a watchdog-renewed lease by default)
- * @param onNotAcquired what to do when the lock is not acquired
+ * @param onNotAcquired what to do when the lock is not acquired, resolved (never {@link OnNotAcquired#DEFAULT})
  * @param fallback the fallback method for {@link OnNotAcquired#FALLBACK}, made accessible
  * @param fallbackTakesException whether the fallback's last parameter receives the not-acquired exception
  * @param returnsOptional whether the method returns {@code java.util.Optional} (what {@link OnNotAcquired#SKIP}
  * returns)
  * @param returnKind how the result tells when the work is done, which decides how long the lock is held
+ * @param scheduled whether the method carries Spring's {@code @Scheduled}: skipped runs are logged and counted as
+ * skipped scheduled runs
+ * @param holdAtLeast the least time the lock is kept from its acquisition, or null to release on return
  */
 record LockOperation(Method method, Class<?> targetClass, String description, String declaration, LockType type,
         String name, List<Key> keys, boolean multiKey, @Nullable Duration waitTime, @Nullable Duration leaseTime,
         OnNotAcquired onNotAcquired, @Nullable Method fallback, boolean fallbackTakesException,
-        boolean returnsOptional, ReturnKind returnKind) {
+        boolean returnsOptional, ReturnKind returnKind, boolean scheduled, @Nullable Duration holdAtLeast) {
 
     /**
      * One key expression.

@@ -22,6 +22,8 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.PropertyResolver;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
@@ -158,25 +160,65 @@ public final class LockOperationSource {
                     + RedLockClient.class.getSimpleName() + " bean)");
         }
         List<LockOperation.Key> keys = parseKeys(keySource, annotation, method, invalid);
+        boolean scheduled = isScheduled(method);
         Duration waitTime = this.durations.waitTime(annotation.waitTime(), invalid);
+        if (waitTime == null && scheduled) {
+            waitTime = Duration.ZERO; // a scheduled run that finds the job locked is skipped, never queued
+        }
         Duration leaseTime = this.durations.leaseTime(annotation.leaseTime(), invalid);
         Class<?> returnType = method.getReturnType();
         String refusal = ReturnKind.refusal(returnType);
         if (refusal != null) {
             throw invalid.because("return type", returnType.getName(), refusal);
         }
+        ReturnKind returnKind = ReturnKind.of(returnType);
+        Duration holdAtLeast = holdAtLeast(annotation, leaseTime, returnKind, invalid);
+        if (holdAtLeast != null && type == LockType.READ) {
+            throw invalid.because("holdAtLeast", annotation.holdAtLeast(), "a read lock is shared, so keeping it does"
+                    + " not stop another reader from running; use type = REENTRANT or WRITE");
+        }
         OnNotAcquired onNotAcquired = annotation.onNotAcquired();
+        if (onNotAcquired == OnNotAcquired.DEFAULT) {
+            onNotAcquired = scheduled ? OnNotAcquired.SKIP : OnNotAcquired.THROW;
+        }
         FallbackMethods.Fallback fallback = FallbackMethods.resolve(onNotAcquired, annotation.fallback(), method,
                 targetClass, invalid);
         if (onNotAcquired == OnNotAcquired.SKIP && returnType.isPrimitive() && returnType != void.class) {
-            throw invalid.because("onNotAcquired", "SKIP", "the method returns " + returnType.getName()
+            String why = (annotation.onNotAcquired() == OnNotAcquired.DEFAULT)
+                    ? " (the default for a @Scheduled method)" : "";
+            throw invalid.because("onNotAcquired", "SKIP" + why, "the method returns " + returnType.getName()
                     + ", which has no empty value: return a wrapper or Optional, or use FALLBACK");
         }
         String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
         return new LockOperation(method, targetClass, invalid.description(), declaration, type, name,
                 keys, multiKey, waitTime, leaseTime, onNotAcquired,
                 (fallback != null) ? fallback.method() : null, fallback != null && fallback.takesException(),
-                returnType == Optional.class, ReturnKind.of(returnType));
+                returnType == Optional.class, returnKind, scheduled, holdAtLeast);
+    }
+
+    private @Nullable Duration holdAtLeast(DistributedLock annotation, @Nullable Duration leaseTime,
+            ReturnKind returnKind, InvalidDeclaration invalid) {
+        Duration holdAtLeast = this.durations.holdAtLeast(annotation.holdAtLeast(), invalid);
+        if (holdAtLeast == null) {
+            return null;
+        }
+        if (returnKind != ReturnKind.VALUE) {
+            throw invalid.because("holdAtLeast", annotation.holdAtLeast(), "it is only supported on methods that"
+                    + " return a plain value, whose work is done when they return; remove it, or run the job"
+                    + " synchronously");
+        }
+        if (leaseTime != null && holdAtLeast.compareTo(leaseTime) > 0) {
+            throw invalid.because("holdAtLeast", annotation.holdAtLeast(), "it is longer than the fixed leaseTime = \""
+                    + annotation.leaseTime() + "\", after which the lock expires anyway; shorten it, or leave"
+                    + " leaseTime empty for a watchdog-renewed lease");
+        }
+        return holdAtLeast;
+    }
+
+    /** Whether Spring runs {@code method} on a schedule ({@code @Scheduled}, once or repeated). */
+    private static boolean isScheduled(Method method) {
+        return AnnotatedElementUtils.hasAnnotation(method, Scheduled.class)
+                || AnnotatedElementUtils.hasAnnotation(method, Schedules.class);
     }
 
     /** The expressions of {@code key} (trimmed: {@code keySource}) and {@code keys}, parsed and checked. */

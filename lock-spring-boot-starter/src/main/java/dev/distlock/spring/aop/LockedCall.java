@@ -66,10 +66,16 @@ record LockedCall(MethodInvocation invocation, LockOperation operation, RedisLoc
      * What the call returns when the lock stayed busy: the declaration's {@link OnNotAcquired} outcome, of the
      * method's return kind ({@code emptyPublisher} for a skipped {@code Mono} or {@code Flux}).
      */
-    @Nullable Object notAcquired(LockNotAcquiredException ex, @Nullable Object emptyPublisher) throws Throwable {
+    @Nullable Object notAcquired(LockNotAcquiredException ex, @Nullable Object emptyPublisher, AdviceAttempt attempt)
+            throws Throwable {
         switch (this.operation.onNotAcquired()) {
             case SKIP -> {
-                logger.debug("Skipped {}: {}", this.operation.description(), ex.getMessage());
+                if (this.operation.scheduled()) {
+                    attempt.skippedScheduledRun(this.operation, ex);
+                }
+                else {
+                    logger.debug("Skipped {}: {}", this.operation.description(), ex.getMessage());
+                }
                 return switch (this.operation.returnKind()) {
                     case VALUE -> this.operation.returnsOptional() ? Optional.empty() : null;
                     case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);

@@ -8,7 +8,14 @@ import dev.distlock.core.LockNotAcquiredException;
  */
 public enum OnNotAcquired {
 
-    /** Throw a {@link LockNotAcquiredException} naming the lock and the wait time. The default. */
+    /**
+     * The default: {@link #THROW}, or {@link #SKIP} on a method that also carries Spring's
+     * {@link org.springframework.scheduling.annotation.Scheduled @Scheduled} (a scheduled run that finds the job
+     * locked is skipped).
+     */
+    DEFAULT,
+
+    /** Throw a {@link LockNotAcquiredException} naming the lock, the wait time and the holder's instance. */
     THROW,
 
     /**

@@ -67,7 +67,7 @@ final class ReactiveLockedCall {
         attempt.finished(Outcome.NOT_ACQUIRED);
         Object empty = (call.operation().returnKind() == ReturnKind.MONO) ? Mono.empty() : Flux.empty();
         try {
-            @Nullable Object replacement = call.notAcquired(notAcquired, empty);
+            @Nullable Object replacement = call.notAcquired(notAcquired, empty, attempt);
             return (replacement != null) ? (Publisher<Object>) replacement : Mono.empty();
         }
         catch (Throwable failure) {

@@ -13,7 +13,9 @@
  * method, {@code DistributedLockInterceptor} has {@code LockResolver} evaluate the keys into a lock and runs the
  * {@code LockedCall}: synchronously (released on return, or after the surrounding transaction through
  * {@code ReleaseAfterTransaction}), as a {@code CompletionStage} ({@code FutureLockedCall}) or as a publisher
- * ({@code ReactiveLockedCall}); {@code AdviceAttempt} reports each attempt to the listeners.
+ * ({@code ReactiveLockedCall}); {@code AdviceAttempt} reports each attempt to the listeners. For scheduled jobs,
+ * {@code MinimumHolds} keeps a lock for the rest of its {@code holdAtLeast} after a short run, and
+ * {@code SkippedRuns} logs and reports the runs of {@code @Scheduled} methods skipped because the job was locked.
  *
  * <p>API: {@code DistributedLock}, {@code LockType}, {@code OnNotAcquired}, {@code LockContext},
  * {@code LockAdviceListener} and {@code DistributedLockAdvisor}. The other public types ({@code LockOperationSource},

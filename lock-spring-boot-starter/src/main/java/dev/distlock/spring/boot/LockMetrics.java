@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.core.LeaseLoss;
+import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.spring.aop.LockAdviceListener;
@@ -16,9 +17,9 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Micrometer meters of distributed locks: gauges of the lock clients, and the acquisitions and lost leases of
- * {@code @DistributedLock} methods. Tags are bounded: {@code name} is the annotation's static name or
- * {@code ClassName.methodName}, never an evaluated key.
+ * The Micrometer meters of distributed locks: gauges of the lock clients, the acquisitions and lost leases of
+ * {@code @DistributedLock} methods, and the skipped runs of scheduled ones. Tags are bounded: {@code name} is the
+ * annotation's static name or {@code ClassName.methodName}, never an evaluated key.
  */
 final class LockMetrics implements LockAdviceListener {
 
@@ -29,6 +30,8 @@ final class LockMetrics implements LockAdviceListener {
     static final String ACQUIRE = "distlock.acquire";
 
     static final String LEASES_LOST = "distlock.leases.lost";
+
+    static final String SCHEDULED_SKIPPED = "distlock.scheduled.skipped";
 
     private static final Outcome[] OUTCOMES = Outcome.values();
 
@@ -66,6 +69,15 @@ final class LockMetrics implements LockAdviceListener {
             .description("Leases of @DistributedLock methods lost before they were released")
             .tag("name", declaration)
             .tag("reason", tagValue(loss.reason()))
+            .register(this.registry)
+            .increment();
+    }
+
+    @Override
+    public void scheduledRunSkipped(String declaration, LockNotAcquiredException refusal) {
+        Counter.builder(SCHEDULED_SKIPPED)
+            .description("Runs of @Scheduled @DistributedLock methods skipped because the job's lock was held")
+            .tag("name", declaration)
             .register(this.registry)
             .increment();
     }

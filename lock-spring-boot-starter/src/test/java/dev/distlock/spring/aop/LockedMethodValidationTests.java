@@ -3,6 +3,7 @@ package dev.distlock.spring.aop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.LockException;
 import dev.distlock.spring.boot.BootLine;
@@ -19,6 +20,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -132,6 +134,35 @@ class LockedMethodValidationTests {
     void skipOnPrimitiveReturnType() {
         assertStartFails(SkipPrimitive.class, "SkipPrimitive.count()", "onNotAcquired = \"SKIP\"",
                 "the method returns int");
+    }
+
+    @Test
+    void scheduledMethodReturningAPrimitiveNeedsAnExplicitOutcome() {
+        assertStartFails(ScheduledPrimitive.class, "ScheduledPrimitive.count()",
+                "onNotAcquired = \"SKIP (the default for a @Scheduled method)\"", "has no empty value");
+    }
+
+    @Test
+    void unparsableHoldAtLeast() {
+        assertStartFails(BadHoldAtLeast.class, "BadHoldAtLeast.job()", "holdAtLeast = \"a minute\"",
+                "it is not a duration");
+    }
+
+    @Test
+    void holdAtLeastLongerThanTheFixedLease() {
+        assertStartFails(HoldLongerThanLease.class, "HoldLongerThanLease.job()", "holdAtLeast = \"20s\"",
+                "longer than the fixed leaseTime = \"10s\"");
+    }
+
+    @Test
+    void holdAtLeastOnlyOnMethodsDoneWhenTheyReturn() {
+        assertStartFails(HoldOnFuture.class, "HoldOnFuture.job()", "holdAtLeast = \"5s\"",
+                "only supported on methods that return a plain value");
+    }
+
+    @Test
+    void holdAtLeastNotOnASharedReadLock() {
+        assertStartFails(HoldOnRead.class, "HoldOnRead.job()", "holdAtLeast = \"5s\"", "a read lock is shared");
     }
 
     @Test
@@ -262,6 +293,11 @@ class LockedMethodValidationTests {
                 waitTime = "${test.wait}", leaseTime = "PT10S")
         public String process(String order, int quantity) {
             return order;
+        }
+
+        @Scheduled(fixedRate = 60_000)
+        @DistributedLock(name = "job", holdAtLeast = "${test.hold:50s}")
+        public void job() {
         }
 
         @DistributedLock(key = "#names.?[#this.length() > 1].size() + #map[key] + #root.args[0]")
@@ -468,6 +504,44 @@ class LockedMethodValidationTests {
         @DistributedLock(name = "x", onNotAcquired = OnNotAcquired.SKIP)
         public int count() {
             return 1;
+        }
+    }
+
+    static class ScheduledPrimitive {
+
+        @Scheduled(fixedRate = 60_000)
+        @DistributedLock(name = "x")
+        public int count() {
+            return 1;
+        }
+    }
+
+    static class BadHoldAtLeast {
+
+        @DistributedLock(name = "x", holdAtLeast = "a minute")
+        public void job() {
+        }
+    }
+
+    static class HoldLongerThanLease {
+
+        @DistributedLock(name = "x", leaseTime = "10s", holdAtLeast = "20s")
+        public void job() {
+        }
+    }
+
+    static class HoldOnFuture {
+
+        @DistributedLock(name = "x", holdAtLeast = "5s")
+        public CompletableFuture<Void> job() {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    static class HoldOnRead {
+
+        @DistributedLock(name = "x", type = LockType.READ, holdAtLeast = "5s")
+        public void job() {
         }
     }
 
