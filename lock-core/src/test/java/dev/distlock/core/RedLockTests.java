@@ -62,7 +62,8 @@ class RedLockTests {
                     + TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started) + " us");
             assertThat(keyCount("lock:{red}")).isEqualTo(5);
         }
-        assertThat(keyCount("lock:{red}")).isZero();
+        // The release returns once a majority answered; the last nodes' releases may still be on their way.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> keyCount("lock:{red}") == 0);
     }
 
     @Test
@@ -258,8 +259,9 @@ class RedLockTests {
         for (int i = 0; i < 3; i++) {
             raw(i).del("lock:{red}");
         }
-        Thread.sleep(LockClients.TEST_WATCHDOG_LEASE.toMillis());
-        assertThat(lease.isHeld()).isFalse();
+        // Told at the next renewal, a third of the lease later; a loaded machine gets a generous bound, not a sleep.
+        org.awaitility.Awaitility.await().atMost(LockClients.TEST_WATCHDOG_LEASE.multipliedBy(4))
+            .until(() -> !lease.isHeld());
     }
 
     private RedLockClient newClient(LockClientOptions options) {
