@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
-import dev.distlock.core.RedisLock;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.RedLockClient;
-import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.RedisLock;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -43,7 +43,7 @@ final class LockResolver {
      * @throws IllegalArgumentException if a key evaluates to null or blank, or cannot be evaluated, or the resulting
      * lock name is invalid; nothing has been sent to Redis
      */
-    RedisLock resolve(LockOperation operation, @Nullable Object[] args, Object target, RedisLockClient client,
+    RedisLock resolve(LockOperation operation, @Nullable Object[] args, Object target, LockClient client,
             Supplier<RedLockClient> redLockClient) {
         if (operation.multiKey()) {
             return client.getMultiLock(lockNames(operation, args, target));

@@ -1,0 +1,23 @@
+package dev.distlock.test.memory;
+
+/** Which side of a name's state a hold takes. */
+enum Side {
+
+    /** The reentrant, fair or multi-lock of a name: one holder. */
+    EXCLUSIVE,
+
+    /** A reader of the read/write lock of a name: shared with other readers. */
+    READ,
+
+    /** The writer of the read/write lock of a name: excludes readers and other writers. */
+    WRITE;
+
+    /** The name of the lock kind, as {@code LockInfo} and {@code HeldLease} spell it. */
+    String kind() {
+        return switch (this) {
+            case EXCLUSIVE -> "reentrant";
+            case READ -> "read";
+            case WRITE -> "write";
+        };
+    }
+}
