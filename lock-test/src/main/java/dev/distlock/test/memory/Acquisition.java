@@ -73,6 +73,9 @@ final class Acquisition {
     private @Nullable List<MemoryLease> attempt(Owner owner, @Nullable Duration leaseTime, long remainingNanos,
             List<Slot> queued, BooleanSupplier abandoned, Duration waitTime) {
         return this.store.locked(() -> {
+            if (abandoned.getAsBoolean()) {
+                throw new LockNotAcquiredException(this.lockName, waitTime);
+            }
             List<@Nullable Hold> reentered = reentries(owner);
             List<Slot> slots = new ArrayList<>(this.claims.size());
             Hold blocker = null;

@@ -91,8 +91,11 @@ final class LockStore {
         this.changed.awaitNanos(nanos);
     }
 
-    void wake() {
+    /** Takes an abandoned asynchronous attempt out of every queue at once and wakes it to give up. */
+    void abandon(Owner owner) {
         locked(() -> {
+            this.exclusive.values().forEach((slot) -> slot.queue.remove(owner));
+            this.readWrite.values().forEach((slot) -> slot.queue.remove(owner));
             this.changed.signalAll();
             return null;
         });

@@ -82,7 +82,7 @@ final class MemoryLock implements RedisLock {
         Owner owner = new Owner(this.clientId, this.options.instanceId(), null, this.store.nextAttempt());
         CompletableFuture<LockLease> result = new CompletableFuture<>();
         // a caller that completes the future stops the wait at once
-        result.whenComplete((value, failure) -> this.store.wake());
+        result.whenComplete((value, failure) -> this.store.abandon(owner));
         this.store.executor.execute(() -> {
             try {
                 LockLease granted = leaseOf(acquisition().run(owner, waitTime, lease, result::isDone));

@@ -4,7 +4,9 @@ import java.lang.annotation.Annotation;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LockTemplate;
@@ -13,6 +15,7 @@ import io.lettuce.core.RedisClient;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -29,6 +32,8 @@ final class EmbeddedRedisLocksExtension implements BeforeAllCallback, AfterAllCa
             ExtensionContext.Namespace.create(EmbeddedRedisLocksExtension.class);
 
     private static final String SPRING_BOOTSTRAP = "org.springframework.test.context.BootstrapWith";
+
+    private static final String SPRING_EXTENSION = "org.springframework.test.context.junit.jupiter.SpringExtension";
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -88,18 +93,24 @@ final class EmbeddedRedisLocksExtension implements BeforeAllCallback, AfterAllCa
         Set<Class<?>> seen = new HashSet<>();
         Deque<Annotation> toVisit = new ArrayDeque<>();
         for (Class<?> type = testClass; type != null; type = type.getSuperclass()) {
-            toVisit.addAll(java.util.List.of(type.getAnnotations()));
+            toVisit.addAll(List.of(type.getAnnotations()));
         }
         while (!toVisit.isEmpty()) {
-            Class<? extends Annotation> type = toVisit.pop().annotationType();
-            if (type.getName().equals(SPRING_BOOTSTRAP)) {
+            Annotation annotation = toVisit.pop();
+            Class<? extends Annotation> type = annotation.annotationType();
+            if (type.getName().equals(SPRING_BOOTSTRAP) || extendsWithSpring(annotation)) {
                 return true;
             }
             if (seen.add(type) && !type.getName().startsWith("java.lang")) {
-                toVisit.addAll(java.util.List.of(type.getAnnotations()));
+                toVisit.addAll(List.of(type.getAnnotations()));
             }
         }
         return false;
+    }
+
+    private static boolean extendsWithSpring(Annotation annotation) {
+        return annotation instanceof ExtendWith extendWith
+                && Stream.of(extendWith.value()).anyMatch((type) -> type.getName().equals(SPRING_EXTENSION));
     }
 
     /** The server and, once asked for, the lock client on it; closed in dependency order. */
