@@ -58,7 +58,7 @@ final class LockResolver {
         };
     }
 
-    /** The lock name of a single-key call: {@code name:key}, {@code name} or {@code key}. */
+    /** The lock name of a single-key call: {@code name:key}, {@code name} or {@code ClassName.methodName:key}. */
     String lockName(LockOperation operation, @Nullable Object[] args, Object target) {
         if (operation.keys().isEmpty()) {
             return operation.name();
@@ -138,8 +138,9 @@ final class LockResolver {
         return text;
     }
 
+    /** {@code name:key}; without a name, the declaration's {@code ClassName.methodName} stands in for it. */
     private static String qualified(LockOperation operation, String key) {
-        return operation.name().isEmpty() ? key : operation.name() + ":" + key;
+        return operation.declaration() + ":" + key;
     }
 
     private Object evaluate(LockOperation.Key key, LockOperation operation, @Nullable Object[] args, Object target) {
