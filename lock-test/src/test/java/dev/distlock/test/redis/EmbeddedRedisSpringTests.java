@@ -1,5 +1,9 @@
 package dev.distlock.test.redis;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import dev.distlock.core.LockLease;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.test.app.ReservationApplication;
 import dev.distlock.test.app.Reservations;
@@ -48,6 +52,14 @@ class EmbeddedRedisSpringTests {
             assertThat(first).startsWith("reservation:sku-1#");
             assertThat(token(second)).isGreaterThan(token(first));
             assertThat(this.client.inspect("reservation:sku-1").held()).isFalse();
+        }
+
+        @Test
+        void busySkuTakesTheFallback() throws Exception {
+            try (LockLease held = this.client.getLock("reservation:sku-2").acquire(Duration.ZERO)) {
+                assertThat(CompletableFuture.supplyAsync(() -> this.reservations.tryReserve("sku-2")).get())
+                    .isEqualTo("sku-2 is busy on " + this.client.instanceId());
+            }
         }
 
         private static long token(String reply) {
