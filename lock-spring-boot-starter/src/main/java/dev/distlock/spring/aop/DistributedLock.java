@@ -87,9 +87,10 @@ public @interface DistributedLock {
     /**
      * SpEL expressions for a multi-key lock, e.g. {@code { "#from.id", "#to.id" }}: every key (an expression may also
      * evaluate to a collection or array of keys) gives one lock name, {@code name + ":" + key} (or
-     * {@code ClassName.methodName + ":" + key} when {@link #name()} is empty), and all of them are acquired all or nothing. Duplicates count once. The lease of the
-     * call reports one fencing token per lock name in {@link dev.distlock.core.LockLease#fencingTokens()}. Only with
-     * {@link LockType#REENTRANT}; not together with {@link #key()}.
+     * {@code ClassName.methodName + ":" + key} when {@link #name()} is empty), and all of them are acquired all or
+     * nothing. Duplicates count once. The lease of the call reports one fencing token per lock name in
+     * {@link dev.distlock.core.LockLease#fencingTokens()}. Only with {@link LockType#REENTRANT}; not together with
+     * {@link #key()}.
      */
     String[] keys() default {};
 

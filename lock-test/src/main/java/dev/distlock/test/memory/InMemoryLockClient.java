@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.concurrent.CompletionException;
 
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockClient;
@@ -138,7 +139,7 @@ public final class InMemoryLockClient implements LockClient {
         try {
             return otherInstance(instanceId).getLock(name).acquireAsync(Duration.ZERO).toCompletableFuture().join();
         }
-        catch (java.util.concurrent.CompletionException ex) {
+        catch (CompletionException ex) {
             if (ex.getCause() instanceof RuntimeException cause) {
                 throw cause;
             }

@@ -21,6 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import dev.distlock.core.LeaseLoss;
+import dev.distlock.core.LeaseLossListener;
 import dev.distlock.core.LockLease;
 import org.jspecify.annotations.Nullable;
 
@@ -75,8 +76,7 @@ final class LockStore {
         List<Runnable> toRun;
         this.mutex.lock();
         try {
-            T result = work.get();
-            return result;
+            return work.get();
         }
         finally {
             toRun = List.copyOf(this.notifications);
@@ -163,7 +163,7 @@ final class LockStore {
         hold.slot.remove(hold);
         LeaseLoss loss = new LeaseLoss(hold.slot.name, hold.fencingToken, reason);
         for (MemoryLease lease : hold.openLeases) {
-            List<dev.distlock.core.LeaseLossListener> listeners = lease.takeListeners();
+            List<LeaseLossListener> listeners = lease.takeListeners();
             this.notifications.add(() -> listeners.forEach((listener) -> listener.leaseLost(loss)));
         }
         this.changed.signalAll();

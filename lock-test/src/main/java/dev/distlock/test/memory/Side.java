@@ -10,14 +10,5 @@ enum Side {
     READ,
 
     /** The writer of the read/write lock of a name: excludes readers and other writers. */
-    WRITE;
-
-    /** The name of the lock kind, as {@code LockInfo} and {@code HeldLease} spell it. */
-    String kind() {
-        return switch (this) {
-            case EXCLUSIVE -> "reentrant";
-            case READ -> "read";
-            case WRITE -> "write";
-        };
-    }
+    WRITE
 }

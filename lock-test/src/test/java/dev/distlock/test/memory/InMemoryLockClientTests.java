@@ -15,7 +15,9 @@ import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.ReadWriteRedisLock;
 import dev.distlock.core.RedisLock;
+import dev.distlock.core.reactive.ReactiveLockTemplate;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -23,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /** What the in-memory client adds to the lock contract: its test controls, and the semantics the contract skips. */
+@SuppressWarnings("try") // leases held open only to keep a lock busy
 class InMemoryLockClientTests {
 
     private final InMemoryLockClient locks = new InMemoryLockClient();
@@ -140,7 +143,7 @@ class InMemoryLockClientTests {
             .toCompletableFuture();
         assertThat(theirs.readLock().isLocked()).isTrue();
         // bounded: the writer is queued once the async attempt has run; a fresh reader is then refused
-        for (int i = 0; i < 500 && theirs.readLock().tryAcquire().map(this::closed).orElse(false); i++) {
+        for (int i = 0; i < 1000 && theirs.readLock().tryAcquire().map(this::closed).orElse(false); i++) {
             Thread.sleep(10);
         }
         assertThat(theirs.readLock().tryAcquire()).isEmpty();
@@ -184,6 +187,15 @@ class InMemoryLockClientTests {
         busy.close();
         assertThat(this.locks.getLock("cancel").isLocked()).isFalse();
         assertThat(this.locks.otherInstance("c").getLock("cancel").tryAcquire()).hasValueSatisfying(LockLease::close);
+    }
+
+    @Test
+    void reactiveTemplateRunsOnTheInMemoryClientAndReleasesOnCompletion() {
+        ReactiveLockTemplate reactive = new ReactiveLockTemplate(new LockTemplate(this.locks));
+        Long token = reactive.execute("reactive", (lease) -> Mono.just(lease.fencingToken()))
+            .block(Duration.ofSeconds(10));
+        assertThat(token).isPositive();
+        assertThat(this.locks.getLock("reactive").isLocked()).isFalse();
     }
 
     @Test

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 /** {@code @EmbeddedRedisLocks}: a real server and lock client for a plain JUnit class, stopped after it. */
+@SuppressWarnings("try") // leases held open only to keep a lock busy
 @EmbeddedRedisLocks
 class EmbeddedRedisLocksTests {
 
@@ -60,8 +61,8 @@ class EmbeddedRedisLocksTests {
             .execute()
             .containerEvents()
             .assertThatEvents()
-            .haveExactly(1, EventConditions.finishedWithFailure(
-                    TestExecutionResultConditions.message((message) -> message.contains("@AutoConfigureEmbeddedRedis"))));
+            .haveExactly(1, EventConditions.finishedWithFailure(TestExecutionResultConditions
+                .message((message) -> message.contains("@AutoConfigureEmbeddedRedis"))));
     }
 
     @EmbeddedRedisLocks

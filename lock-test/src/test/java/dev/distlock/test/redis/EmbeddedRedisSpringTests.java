@@ -18,6 +18,7 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code @AutoConfigureEmbeddedRedis}: the application and the starter on a real redis-server of the test's own. */
+@SuppressWarnings("try") // leases held open only to keep a lock busy
 class EmbeddedRedisSpringTests {
 
     @Nested
