@@ -35,7 +35,7 @@ public final class LockTemplate {
     private final TemplateDefaults defaults;
 
     /** A template waiting {@link #DEFAULT_WAIT_TIME}, with watchdog leases, failing on a lost lease. */
-    public LockTemplate(RedisLockClient client) {
+    public LockTemplate(LockClient client) {
         this(client, DEFAULT_WAIT_TIME, null, LostLeasePolicy.FAIL);
     }
 
@@ -45,7 +45,7 @@ public final class LockTemplate {
      * @param defaultLeaseTime fixed lease when a call gives none, or null for watchdog-renewed leases
      * @param lostLeasePolicy what to do when a lease is lost while the callback runs
      */
-    public LockTemplate(RedisLockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
+    public LockTemplate(LockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
             LostLeasePolicy lostLeasePolicy) {
         this.defaults = new TemplateDefaults(client, defaultWaitTime, defaultLeaseTime, lostLeasePolicy);
     }
@@ -66,7 +66,7 @@ public final class LockTemplate {
     }
 
     /** The client this template uses. */
-    public RedisLockClient client() {
+    public LockClient client() {
         return this.defaults.client();
     }
 

@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Closing the client does not release held locks: their keys expire after their lease.
  */
-public final class RedisLockClient extends AbstractLockClient {
+public final class RedisLockClient extends AbstractLockClient implements LockClient {
 
     private static final Logger logger = LoggerFactory.getLogger(RedisLockClient.class);
 
@@ -144,6 +144,7 @@ public final class RedisLockClient extends AbstractLockClient {
      * @throws IllegalArgumentException if the name is null, blank or longer than
      * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
      */
+    @Override
     public RedisLock getLock(String name) {
         return ProtocolLock.reentrant(engine(), name);
     }
@@ -155,6 +156,7 @@ public final class RedisLockClient extends AbstractLockClient {
      *
      * @throws IllegalArgumentException if the name is invalid
      */
+    @Override
     public RedisLock getFairLock(String name) {
         return ProtocolLock.fair(engine(), name);
     }
@@ -164,6 +166,7 @@ public final class RedisLockClient extends AbstractLockClient {
      *
      * @throws IllegalArgumentException if the name is invalid
      */
+    @Override
     public ReadWriteRedisLock getReadWriteLock(String name) {
         return ReadWriteProtocols.readWriteLock(engine(), name);
     }
@@ -174,11 +177,13 @@ public final class RedisLockClient extends AbstractLockClient {
      *
      * @throws IllegalArgumentException if no name is given or one is invalid
      */
+    @Override
     public RedisLock getMultiLock(Collection<String> names) {
         return MultiLock.of(engine(), List.copyOf(names));
     }
 
     /** Varargs form of {@link #getMultiLock(Collection)}. */
+    @Override
     public RedisLock getMultiLock(String... names) {
         return getMultiLock(Arrays.asList(names));
     }
@@ -286,6 +291,7 @@ public final class RedisLockClient extends AbstractLockClient {
     }
 
     /** The options this client was created with. */
+    @Override
     public LockClientOptions options() {
         return engine().options();
     }

@@ -3,7 +3,9 @@
  *
  * <p>Start with {@link dev.distlock.core.RedisLockClient}, get a {@link dev.distlock.core.RedisLock} by name,
  * and hold it through a {@link dev.distlock.core.LockLease}; or use {@link dev.distlock.core.LockTemplate} for the
- * callback style. Everything under {@code dev.distlock.core.internal} is implementation and may change.
+ * callback style. {@link dev.distlock.core.LockClient} is what the templates and the Spring starter need from a
+ * client, so the {@code lock-test} module's in-memory client can stand in for Redis in tests. Everything under
+ * {@code dev.distlock.core.internal} is implementation and may change.
  */
 @NullMarked
 package dev.distlock.core;

@@ -92,6 +92,19 @@ class ActuatorOverHttpTests {
         });
     }
 
+    @Test
+    void deleteWhileForceReleaseIsOffSaysWhichPropertyTurnsItOn() {
+        ResponseEntity<String> refused = RestClient.create("http://localhost:" + this.port).delete()
+            .uri("/actuator/distributedlocks/stock:any")
+            .retrieve()
+            .onStatus((status) -> true, (request, response) -> {
+            })
+            .toEntity(String.class);
+        assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
+        assertThat(refused.getBody()).contains("management.endpoint.distributedlocks.access=unrestricted")
+            .contains("keeps running");
+    }
+
     private Map<String, Object> leaseNamed(String name) {
         List<?> leases = (List<?>) body(get("/actuator/distributedlocks")).get("leases");
         return Objects.requireNonNull(leases).stream().map(ActuatorOverHttpTests::map)

@@ -3,8 +3,8 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LostLeasePolicy;
-import dev.distlock.core.RedisLockClient;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param leaseTime fixed lease, or null for watchdog-renewed leases
  * @param lostLeasePolicy what to do when a lease is lost while the guarded code runs
  */
-public record TemplateDefaults(RedisLockClient client, Duration waitTime, @Nullable Duration leaseTime,
+public record TemplateDefaults(LockClient client, Duration waitTime, @Nullable Duration leaseTime,
         LostLeasePolicy lostLeasePolicy) {
 
     /**

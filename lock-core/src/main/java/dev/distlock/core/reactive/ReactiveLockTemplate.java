@@ -5,13 +5,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedisLock;
-import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.internal.TemplateDefaults;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -78,13 +78,13 @@ public final class ReactiveLockTemplate {
      * @param defaultLeaseTime fixed lease when a call gives none, or null for watchdog-renewed leases
      * @param lostLeasePolicy what to do when a lease is lost while the publisher runs
      */
-    public ReactiveLockTemplate(RedisLockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
+    public ReactiveLockTemplate(LockClient client, Duration defaultWaitTime, @Nullable Duration defaultLeaseTime,
             LostLeasePolicy lostLeasePolicy) {
         this.defaults = new TemplateDefaults(client, defaultWaitTime, defaultLeaseTime, lostLeasePolicy);
     }
 
     /** The client this template uses. */
-    public RedisLockClient client() {
+    public LockClient client() {
         return this.defaults.client();
     }
 

@@ -19,8 +19,10 @@ import org.springframework.core.annotation.AliasFor;
  * public Receipt reserve(Order order) { ... }
  * }</pre>
  *
- * <p><b>Lock name.</b> {@code name + ":" + evaluatedKey} when both are given, {@code name} alone when the key is empty,
- * the evaluated key alone when the name is empty. At least one must be set. The client's key prefix
+ * <p><b>Lock name.</b> {@code name + ":" + evaluatedKey} when both are given, {@code name} alone when the key is empty.
+ * Without a name, the method's {@code ClassName.methodName} stands in for it ({@code "OrderService.reserve:42"}), so
+ * equal keys of two methods (an order id and a user id "42") never share a lock; give two methods the same
+ * {@code name} to have them share one. At least one of name and key must be set. The client's key prefix
  * ({@code distributed-lock.key-prefix}) is added in front by the lock client.
  *
  * <p><b>Lock type.</b> {@link #type()} picks the kind of lock: {@link LockType#REENTRANT} (default),
@@ -100,10 +102,11 @@ public @interface DistributedLock {
 
     /**
      * SpEL expressions for a multi-key lock, e.g. {@code { "#from.id", "#to.id" }}: every key (an expression may also
-     * evaluate to a collection or array of keys) gives one lock name, {@code name + ":" + key} (or the key alone when
-     * {@link #name()} is empty), and all of them are acquired all or nothing. Duplicates count once. The lease of the
-     * call reports one fencing token per lock name in {@link dev.distlock.core.LockLease#fencingTokens()}. Only with
-     * {@link LockType#REENTRANT}; not together with {@link #key()}.
+     * evaluate to a collection or array of keys) gives one lock name, {@code name + ":" + key} (or
+     * {@code ClassName.methodName + ":" + key} when {@link #name()} is empty), and all of them are acquired all or
+     * nothing. Duplicates count once. The lease of the call reports one fencing token per lock name in
+     * {@link dev.distlock.core.LockLease#fencingTokens()}. Only with {@link LockType#REENTRANT}; not together with
+     * {@link #key()}.
      */
     String[] keys() default {};
 

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
-import dev.distlock.core.RedisLock;
+import dev.distlock.core.LockClient;
 import dev.distlock.core.RedLockClient;
-import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.RedisLock;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -43,7 +43,7 @@ final class LockResolver {
      * @throws IllegalArgumentException if a key evaluates to null or blank, or cannot be evaluated, or the resulting
      * lock name is invalid; nothing has been sent to Redis
      */
-    RedisLock resolve(LockOperation operation, @Nullable Object[] args, Object target, RedisLockClient client,
+    RedisLock resolve(LockOperation operation, @Nullable Object[] args, Object target, LockClient client,
             Supplier<RedLockClient> redLockClient) {
         if (operation.multiKey()) {
             return client.getMultiLock(lockNames(operation, args, target));
@@ -58,7 +58,7 @@ final class LockResolver {
         };
     }
 
-    /** The lock name of a single-key call: {@code name:key}, {@code name} or {@code key}. */
+    /** The lock name of a single-key call: {@code name:key}, {@code name} or {@code ClassName.methodName:key}. */
     String lockName(LockOperation operation, @Nullable Object[] args, Object target) {
         if (operation.keys().isEmpty()) {
             return operation.name();
@@ -138,8 +138,9 @@ final class LockResolver {
         return text;
     }
 
+    /** {@code name:key}; without a name, the declaration's {@code ClassName.methodName} stands in for it. */
     private static String qualified(LockOperation operation, String key) {
-        return operation.name().isEmpty() ? key : operation.name() + ":" + key;
+        return operation.declaration() + ":" + key;
     }
 
     private Object evaluate(LockOperation.Key key, LockOperation operation, @Nullable Object[] args, Object target) {

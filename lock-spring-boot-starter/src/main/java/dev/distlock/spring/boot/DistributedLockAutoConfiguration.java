@@ -1,11 +1,13 @@
 package dev.distlock.spring.boot;
 
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
 import io.lettuce.core.RedisClient;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -34,14 +36,15 @@ public final class DistributedLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LockTemplate lockTemplate(RedisLockClient redisLockClient, DistributedLockProperties properties,
+    LockTemplate lockTemplate(LockClient lockClient, DistributedLockProperties properties,
             Environment environment) {
-        // every property is checked, also when the application brings its own RedisLockClient
+        // every property is checked, also when the application brings its own lock client
         LockOptionsMapper.clientOptions(properties, LockClientConfigurations.applicationName(environment));
-        return new LockTemplate(redisLockClient, properties.getWaitTime(), null, properties.getLostLeasePolicy());
+        return new LockTemplate(lockClient, properties.getWaitTime(), null, properties.getLostLeasePolicy());
     }
 
     @Bean
+    @ConditionalOnBean(RedisLockClient.class)
     LockStartupReport distributedLockStartupReport(RedisLockClient redisLockClient,
             DistributedLockProperties properties, ObjectProvider<LockConnectionDescription> connection) {
         return new LockStartupReport(redisLockClient, properties, connection);

@@ -1,5 +1,6 @@
 package dev.distlock.spring.boot;
 
+import dev.distlock.core.LockClient;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
 import org.jspecify.annotations.Nullable;
@@ -20,14 +21,18 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/** The two ways to get a {@link RedisLockClient}: a dedicated connection, or the application's Lettuce client. */
+/**
+ * The two ways to get a {@link RedisLockClient}: a dedicated connection, or the application's Lettuce client. Both
+ * back off when the application defines any {@link LockClient} (its own {@code RedisLockClient}, or lock-test's
+ * in-memory client).
+ */
 final class LockClientConfigurations {
 
     private LockClientConfigurations() {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingBean(RedisLockClient.class)
+    @ConditionalOnMissingBean(LockClient.class)
     @Conditional(OnDedicatedConnection.class)
     static class DedicatedConnection {
 
@@ -55,7 +60,7 @@ final class LockClientConfigurations {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingBean(RedisLockClient.class)
+    @ConditionalOnMissingBean(LockClient.class)
     @Conditional(OnSharedConnection.class)
     @Import({ ReconnectDelayCustomizers.Boot4.class, ReconnectDelayCustomizers.Boot3.class })
     static class SharedConnection {

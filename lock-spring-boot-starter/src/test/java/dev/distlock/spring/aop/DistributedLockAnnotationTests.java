@@ -206,10 +206,16 @@ class DistributedLockAnnotationTests {
 
     @Test
     void lockNamesComeFromNameKeyBeansRootAndComposedAnnotations() {
-        assertThat(this.orders.beanAndRootKey("42")).isEqualTo("tenant-7:beanAndRootKey:42");
+        assertThat(this.orders.beanAndRootKey("42"))
+            .isEqualTo("LockedServices.OrderService.beanAndRootKey:tenant-7:beanAndRootKey:42");
         assertThat(this.orders.composed("42")).isEqualTo("composed:42");
-        assertThat(this.orders.keyOnly()).isEqualTo("fixed");
         assertThat(this.orders.nameOnly()).isEqualTo("fixed-name");
+    }
+
+    @Test
+    void keyWithoutNameIsQualifiedByClassAndMethodSoEqualKeysOfTwoMethodsDiffer() {
+        assertThat(this.orders.keyOnly()).isEqualTo("LockedServices.OrderService.keyOnly:fixed");
+        assertThat(this.orders.otherKeyOnly()).isEqualTo("LockedServices.OrderService.otherKeyOnly:fixed");
     }
 
     @Test

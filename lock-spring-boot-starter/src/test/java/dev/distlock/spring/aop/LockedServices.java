@@ -162,6 +162,11 @@ final class LockedServices {
             return currentLockName();
         }
 
+        @DistributedLock(key = "'fixed'")
+        public String otherKeyOnly() {
+            return currentLockName();
+        }
+
         @DistributedLock(name = "fixed-name")
         public String nameOnly() {
             return currentLockName();

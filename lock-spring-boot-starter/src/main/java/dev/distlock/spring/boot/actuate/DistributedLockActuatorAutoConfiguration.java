@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,6 +33,19 @@ public final class DistributedLockActuatorAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     DistributedLocksEndpoint distributedLocksEndpoint(RedisLockClient redisLockClient) {
         return new DistributedLocksEndpoint(redisLockClient);
+    }
+
+    /** A 405 that names the property when DELETE (force-release) is refused on the read-only endpoint. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+    @ConditionalOnAvailableEndpoint(DistributedLocksEndpoint.class)
+    static class ForceReleaseOffConfiguration {
+
+        @Bean
+        ForceReleaseOffResolver distributedLockForceReleaseOffResolver() {
+            return new ForceReleaseOffResolver();
+        }
     }
 
     /** Spring Boot 4: health types in {@code org.springframework.boot.health}. */

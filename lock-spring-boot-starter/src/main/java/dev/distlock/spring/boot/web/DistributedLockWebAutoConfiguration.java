@@ -1,5 +1,7 @@
 package dev.distlock.spring.boot.web;
 
+import java.util.Locale;
+
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 
@@ -28,12 +30,13 @@ public final class DistributedLockWebAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LockProblemDetailsHandler lockProblemDetailsHandler(Environment environment) {
-        HttpStatus status = environment.getProperty("distributed-lock.web.not-acquired-status", HttpStatus.class,
-                HttpStatus.CONFLICT);
-        if (status != HttpStatus.CONFLICT && status != HttpStatus.LOCKED) {
-            throw new IllegalStateException("distributed-lock.web.not-acquired-status must be CONFLICT (409) or"
-                    + " LOCKED (423), was " + status);
-        }
-        return new LockProblemDetailsHandler(status);
+        // read as text: a value that is no HttpStatus at all gets the same message as one that is not allowed here
+        String status = environment.getProperty("distributed-lock.web.not-acquired-status", "CONFLICT").trim();
+        return switch (status.toUpperCase(Locale.ROOT)) {
+            case "CONFLICT" -> new LockProblemDetailsHandler(HttpStatus.CONFLICT);
+            case "LOCKED" -> new LockProblemDetailsHandler(HttpStatus.LOCKED);
+            default -> throw new IllegalStateException("distributed-lock.web.not-acquired-status must be CONFLICT"
+                    + " (409) or LOCKED (423), was " + status);
+        };
     }
 }

@@ -50,6 +50,22 @@ class LockProblemDetailsHandlerTests {
     }
 
     @Test
+    void anInvalidStatusListsTheAllowedValues() {
+        this.contextRunner
+            .withPropertyValues("distributed-lock.web.problem-details=true",
+                    "distributed-lock.web.not-acquired-status=banana")
+            .run((context) -> {
+                assertThat(context).hasFailed();
+                Throwable cause = context.getStartupFailure();
+                while (cause.getCause() != null) {
+                    cause = cause.getCause();
+                }
+                assertThat(cause).hasMessage("distributed-lock.web.not-acquired-status must be CONFLICT (409) or"
+                        + " LOCKED (423), was banana");
+            });
+    }
+
+    @Test
     void redisUnreachableIsServiceUnavailableWithRetryAfter() {
         this.contextRunner.withPropertyValues("distributed-lock.web.problem-details=true").run((context) -> {
             ResponseEntity<ProblemDetail> response = context.getBean(LockProblemDetailsHandler.class)
