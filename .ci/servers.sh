@@ -17,6 +17,8 @@
 # Idempotent: a wrapper that already answers --version is reused without touching the network; --refresh
 # re-fetches. Everything lives under target/servers (ignored by git; `./mvnw clean` at the root removes it).
 #
+# DISTLOCK_SERVERS_DIR moves target/servers elsewhere; DISTLOCK_DEBIAN_MIRROR names another Debian mirror.
+#
 # Exit codes: 0 all prepared; 3 the package registry could not be reached (nothing else failed); 1 anything else.
 set -euo pipefail
 
@@ -49,7 +51,7 @@ apt_in() {
         -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
         -o Dir::State::Lists="$dir/lists" -o Dir::State::Status="$dir/status" \
         -o Dir::Cache="$dir/cache" \
-        -o APT::Architecture=amd64 -o APT::Architectures=amd64 -o Acquire::Languages=none \
+        -o APT::Architecture=amd64 -o APT::Architectures=amd64 -o Acquire::Languages=none -o Acquire::Retries=2 -o Acquire::http::Timeout=30 \
         -o Debug::NoLocking=true -o APT::Sandbox::User=root "$@"
 }
 
