@@ -11,6 +11,7 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -28,8 +29,12 @@ import org.slf4j.LoggerFactory;
  *       to a temporary name and atomically moved into place, so JVMs running in parallel never see a partial
  *       binary, and an intact copy from an earlier run is reused.</li>
  * </ol>
- * A clear {@link RedisServerException} is thrown when the override does not exist or is not executable, when
- * the platform has no bundled binary, or when embedded-redis is not on the class path.
+ * A clear {@link RedisServerException} is thrown when the override does not exist, is not executable or does not
+ * answer {@code --version} like a redis-server, when the platform has no bundled binary, or when embedded-redis is
+ * not on the class path. The server and version in use are logged once per JVM and given by {@link #version()}.
+ *
+ * <p>The override may be a wrapper script (such as those {@code .ci/servers.sh} writes for Redis 8 and Valkey) as
+ * long as it {@code exec}s the server, so that the spawned pid is the server's.
  */
 public final class RedisBinary {
 
@@ -42,6 +47,8 @@ public final class RedisBinary {
     private static final Logger log = LoggerFactory.getLogger(RedisBinary.class);
 
     private static @Nullable Path resolved;
+
+    private static @Nullable String resolvedVersion;
 
     private RedisBinary() {
     }
@@ -56,9 +63,29 @@ public final class RedisBinary {
         Path path = resolved;
         if (path == null) {
             path = resolve(System.getenv(), RedisPlatform.currentResourceName(), tmpRoot());
+            String version = RedisVersion.of(path);
+            log.info("tests use {} ({}{})", version, path, isOverridden(System.getenv()) ? ", from " + OVERRIDE_ENV
+                    : ", bundled");
+            resolvedVersion = version;
             resolved = path;
         }
         return path;
+    }
+
+    /**
+     * The server and version that {@link #path()} runs.
+     *
+     * @return e.g. {@code Redis 7.0.15} or {@code Valkey 9.1.2}
+     * @throws RedisServerException if no usable binary can be provided
+     */
+    public static synchronized String version() {
+        path();
+        return Objects.requireNonNull(resolvedVersion);
+    }
+
+    private static boolean isOverridden(Map<String, String> env) {
+        String override = env.get(OVERRIDE_ENV);
+        return override != null && !override.isBlank();
     }
 
     static Path resolve(Map<String, String> env, String resourceName, Path tmpRoot) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,32 @@ class RedisBinaryTests {
                 .isInstanceOf(RedisServerException.class)
                 .hasMessageContaining(RedisBinary.OVERRIDE_ENV)
                 .hasMessageContaining("nope");
+    }
+
+    @Test
+    void versionNamesTheServerInUse() {
+        assertThat(RedisBinary.version()).matches("(Redis|Valkey) \\d+\\.\\d+\\.\\d+.*");
+    }
+
+    @Test
+    void versionOutputOfRedisAndValkeyIsUnderstood() {
+        assertThat(RedisVersion.parse("Redis server v=7.0.15 sha=00000000:0 malloc=libc bits=64 build=1"))
+                .contains("Redis 7.0.15");
+        assertThat(RedisVersion.parse("Valkey server v=9.1.2 sha=00000000:0 malloc=jemalloc-5.3.1 bits=64"))
+                .contains("Valkey 9.1.2");
+        assertThat(RedisVersion.parse("something else")).isEmpty();
+    }
+
+    @Test
+    void overrideThatIsNoRedisServerIsAClearError(@TempDir Path dir) throws Exception {
+        Path notRedis = dir.resolve("not-redis");
+        Files.writeString(notRedis, "#!/bin/sh\necho 'hello from not-redis'\n");
+        Files.setPosixFilePermissions(notRedis, PosixFilePermissions.fromString("rwx------"));
+
+        assertThatThrownBy(() -> RedisVersion.of(notRedis))
+                .isInstanceOf(RedisServerException.class)
+                .hasMessageContaining("hello from not-redis")
+                .hasMessageContaining(RedisBinary.OVERRIDE_ENV);
     }
 
     @Test

@@ -9,12 +9,19 @@ import io.lettuce.core.RedisCommandExecutionException;
 /**
  * Makes a script's ACL refusal say which command is missing. Redis 7 reports a command a script may not run as
  * "The user executing the script can't run this command or subcommand script: &lt;sha&gt;, on @user_script:22.",
- * without the command; the line number finds it in the script's body. A key outside the user's key patterns gets a
- * hint about the key prefix.
+ * without the command; the line number finds it in the script's body. Redis 8 and Valkey name it: "ACL failure in
+ * script: User u has no permissions to run the 'time' command script: ..., on @user_script:22.". A key outside the
+ * user's key patterns ("NOPERM this user has no permissions to access one of the keys used as arguments" on Redis 7,
+ * "NOPERM No permissions to access a key" on Redis 8 and Valkey) gets a hint about the key prefix.
  */
 final class ScriptErrors {
 
-    private static final Pattern REFUSED_LINE = Pattern.compile("can't run this command.*@user_script:(\\d+)");
+    private static final Pattern REFUSED_LINE = Pattern.compile(
+            "(?:can't run this command|no permissions to run the '[^']*' command).*@user_script:(\\d+)");
+
+    private static final Pattern NAMED_COMMAND = Pattern.compile("no permissions to run the '([^']+)' command");
+
+    private static final Pattern KEY_REFUSED = Pattern.compile("^NOPERM.*\\bkeys?\\b", Pattern.CASE_INSENSITIVE);
 
     private static final Pattern CALLED_COMMAND = Pattern.compile("redis\\.p?call\\(\\s*(?:'([^']+)'|([A-Za-z0-9_\\[\\]]+))");
 
@@ -29,7 +36,7 @@ final class ScriptErrors {
         if (message == null) {
             return failure;
         }
-        if (message.startsWith("NOPERM") && message.contains("keys")) {
+        if (KEY_REFUSED.matcher(message).find()) {
             return new RedisCommandExecutionException("NOPERM the Redis user may not access the keys of this lock"
                     + " (script " + script.name() + ".lua): grant the key prefix of the lock client, e.g. ~lock:* and"
                     + " &lock:* for the default prefix (docs/spring-boot-starter.md, \"Redis ACL\"). Redis said: "
@@ -39,7 +46,9 @@ final class ScriptErrors {
         if (!refused.find()) {
             return failure;
         }
-        String command = commandOnLine(script.body(), Integer.parseInt(refused.group(1)));
+        Matcher named = NAMED_COMMAND.matcher(message);
+        String command = named.find() ? named.group(1)
+                : commandOnLine(script.body(), Integer.parseInt(refused.group(1)));
         return new RedisCommandExecutionException("NOPERM the Redis user may not run '" + command + "' (line "
                 + refused.group(1) + " of the lock script " + script.name() + ".lua). Grant every command of the"
                 + " distributed-lock ACL (docs/spring-boot-starter.md, \"Redis ACL\"), e.g. ACL SETUSER <user> +"
