@@ -11,15 +11,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * F30: leader election with three candidates, each a Spring Boot application in its own JVM ({@link
+ * F31: leader election with three candidates, each a Spring Boot application in its own JVM ({@link
  * LeaderCandidateMain}), on one redis-server. The leader is killed with SIGKILL, or frozen with SIGSTOP for longer
  * than its lease and resumed. Redis's view (the owner stored in the group's lock key, sampled every millisecond or
  * so) and the candidates' own reports must agree that one candidate leads at a time.
  */
-@DisplayName("F30 leader election: leader killed or frozen")
+@DisplayName("F31 leader election: leader killed or frozen")
 class LeaderElectionFaultTests extends SingleServerFaultTest {
 
-    private static final String GROUP = "f30";
+    private static final String GROUP = "f31";
 
     private static final String KEY = "lock:{leader:" + GROUP + "}";
 
@@ -41,7 +41,7 @@ class LeaderElectionFaultTests extends SingleServerFaultTest {
             sampler.close();
 
             long takeover = next.nanos() - killedAt;
-            Measured.report("F30", "leader SIGKILLed: new leader after " + Measured.millis(0, takeover) + " (lease "
+            Measured.report("F31", "leader SIGKILLed: new leader after " + Measured.millis(0, takeover) + " (lease "
                     + Clients.LEASE.toMillis() + " ms)");
             assertThat(Duration.ofNanos(takeover)).as("a new leader within one lease")
                 .isLessThanOrEqualTo(Clients.LEASE.plus(MARGIN));
@@ -71,7 +71,7 @@ class LeaderElectionFaultTests extends SingleServerFaultTest {
             Thread.sleep(Clients.LEASE.toMillis());
             sampler.close();
 
-            Measured.report("F30", "leader SIGSTOPped for " + Clients.LEASE.multipliedBy(2).toMillis()
+            Measured.report("F31", "leader SIGSTOPped for " + Clients.LEASE.multipliedBy(2).toMillis()
                     + " ms: new leader after " + Measured.millis(pausedAt, next.nanos()) + ", frozen one told "
                     + Measured.millis(resumedAt, revoked.nanos()) + " after SIGCONT (epochs " + first.token() + " -> "
                     + next.token() + ")");
@@ -95,7 +95,7 @@ class LeaderElectionFaultTests extends SingleServerFaultTest {
     }
 
     private List<Worker> startCandidates() {
-        return this.workers.startAll(LeaderCandidateMain.class, 3, "f30-candidate-", redis.uri(), "group=" + GROUP,
+        return this.workers.startAll(LeaderCandidateMain.class, 3, "f31-candidate-", redis.uri(), "group=" + GROUP,
                 "leaseMs=" + Clients.LEASE.toMillis());
     }
 
