@@ -34,9 +34,17 @@ final class Worker implements AutoCloseable {
      * @param options {@code key=value} arguments of {@link WorkerMain} besides name and uri
      */
     static Worker start(String name, String uri, History history, String... options) {
+        return start(WorkerMain.class, name, uri, history, options);
+    }
+
+    /**
+     * Starts a child JVM running {@code mainClass}, which speaks the same line protocol as {@link WorkerMain} (a
+     * {@code ready} NOTE first, {@code exit} on stdin), and waits until it is ready.
+     */
+    static Worker start(Class<?> mainClass, String name, String uri, History history, String... options) {
         List<String> args = new ArrayList<>(List.of("name=" + name, "uri=" + uri));
         args.addAll(List.of(options));
-        ChildJvm jvm = ChildJvm.start(name, WorkerMain.class.getName(), ChildJvm.SMALL_JVM, args, history::addLine);
+        ChildJvm jvm = ChildJvm.start(name, mainClass.getName(), ChildJvm.SMALL_JVM, args, history::addLine);
         Worker worker = new Worker(name, jvm, history);
         try {
             worker.await("ready", START_TIMEOUT, e -> e.type() == LockEvent.Type.NOTE && e.info().startsWith("ready"));
@@ -51,6 +59,12 @@ final class Worker implements AutoCloseable {
 
     /** Starts several workers in parallel (JVM start-up dominates) and waits until all are connected. */
     static List<Worker> startAll(int count, String prefix, String uri, History history, String... options) {
+        return startAll(WorkerMain.class, count, prefix, uri, history, options);
+    }
+
+    /** Like {@link #startAll(int, String, String, History, String...)} with another main class. */
+    static List<Worker> startAll(Class<?> mainClass, int count, String prefix, String uri, History history,
+            String... options) {
         List<Worker> workers = new ArrayList<>();
         List<ChildJvm> jvms = new ArrayList<>();
         try {
@@ -58,7 +72,7 @@ final class Worker implements AutoCloseable {
                 String name = prefix + i;
                 List<String> args = new ArrayList<>(List.of("name=" + name, "uri=" + uri));
                 args.addAll(List.of(options));
-                ChildJvm jvm = ChildJvm.start(name, WorkerMain.class.getName(), ChildJvm.SMALL_JVM, args,
+                ChildJvm jvm = ChildJvm.start(name, mainClass.getName(), ChildJvm.SMALL_JVM, args,
                         history::addLine);
                 jvms.add(jvm);
                 workers.add(new Worker(name, jvm, history));

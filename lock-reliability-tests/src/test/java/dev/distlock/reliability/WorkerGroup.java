@@ -21,7 +21,12 @@ final class WorkerGroup implements AutoCloseable {
     }
 
     List<Worker> startAll(int count, String prefix, String uri, String... options) {
-        List<Worker> started = Worker.startAll(count, prefix, uri, this.history, options);
+        return startAll(WorkerMain.class, count, prefix, uri, options);
+    }
+
+    /** Child JVMs running another main class that speaks {@link WorkerMain}'s line protocol. */
+    List<Worker> startAll(Class<?> mainClass, int count, String prefix, String uri, String... options) {
+        List<Worker> started = Worker.startAll(mainClass, count, prefix, uri, this.history, options);
         this.workers.addAll(started);
         return started;
     }

@@ -105,6 +105,9 @@ public class DistributedLockProperties {
     @NestedConfigurationProperty
     private final RedLockProperties redlock = new RedLockProperties();
 
+    /** Leader election: one instance of a group leads (see LeaderCandidate). */
+    private final Leader leader = new Leader();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -235,6 +238,39 @@ public class DistributedLockProperties {
 
     public RedLockProperties getRedlock() {
         return this.redlock;
+    }
+
+    public Leader getLeader() {
+        return this.leader;
+    }
+
+    /** Leader election ({@code dev.distlock.spring.leader}). */
+    public static class Leader {
+
+        /**
+         * Group this instance competes to lead, for LeaderCandidate beans that name none; set without a candidate
+         * bean, the election runs alone and publishes LeadershipEvents.
+         */
+        private @Nullable String group;
+
+        /** Pause before a candidate tries again after Redis did not answer. */
+        private Duration retryDelay = Duration.ofSeconds(1);
+
+        public @Nullable String getGroup() {
+            return this.group;
+        }
+
+        public void setGroup(@Nullable String group) {
+            this.group = group;
+        }
+
+        public Duration getRetryDelay() {
+            return this.retryDelay;
+        }
+
+        public void setRetryDelay(Duration retryDelay) {
+            this.retryDelay = retryDelay;
+        }
     }
 
     /** Replica acknowledgement after every grant ({@code WAIT numreplicas timeout}). */

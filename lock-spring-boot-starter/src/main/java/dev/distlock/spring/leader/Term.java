@@ -1,0 +1,78 @@
+package dev.distlock.spring.leader;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.distlock.core.LockLease;
+import org.jspecify.annotations.Nullable;
+
+/** One term of leadership: its lease, and how it ended, set once by whoever ends it first. */
+final class Term implements LeadershipContext {
+
+    /** Why a term ended. */
+    enum Ending {
+        /** The lease was lost (refused renewal, validity deadline passed, holder thread gone). */
+        LOST,
+        /** The leader yielded, or its grant callback failed. */
+        YIELDED,
+        /** The election is stopping. */
+        STOPPED
+    }
+
+    private final String group;
+
+    private final LockLease lease;
+
+    private final AtomicReference<@Nullable Ending> ending = new AtomicReference<>();
+
+    private final CountDownLatch ended = new CountDownLatch(1);
+
+    Term(String group, LockLease lease) {
+        this.group = group;
+        this.lease = lease;
+    }
+
+    @Override
+    public String group() {
+        return this.group;
+    }
+
+    @Override
+    public long epoch() {
+        return this.lease.fencingToken();
+    }
+
+    @Override
+    public boolean isLeader() {
+        return this.ending.get() == null && this.lease.isHeld();
+    }
+
+    @Override
+    public void yield() {
+        end(Ending.YIELDED);
+    }
+
+    LockLease lease() {
+        return this.lease;
+    }
+
+    /** Ends the term unless it has ended already; returns whether this call ended it. */
+    boolean end(Ending why) {
+        if (this.ending.compareAndSet(null, why)) {
+            this.ended.countDown();
+            return true;
+        }
+        return false;
+    }
+
+    /** Waits until the term has ended, and says why. */
+    Ending awaitEnd() throws InterruptedException {
+        this.ended.await();
+        return java.util.Objects.requireNonNull(this.ending.get());
+    }
+
+    @Override
+    public String toString() {
+        return "leadership of group '" + this.group + "' (epoch " + epoch() + ")";
+    }
+}
