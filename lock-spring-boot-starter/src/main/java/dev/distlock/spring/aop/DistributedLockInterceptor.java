@@ -141,7 +141,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor, Disp
                     // this instance keeps the lock for a minimum hold; its thread must not re-enter it
                     attempt.finished(Outcome.NOT_ACQUIRED);
                     return call.notAcquired(new LockNotAcquiredException(lock.name(), waitTime,
-                            template.client().instanceId(), kept), null, attempt);
+                            template.client().options().instanceId(), kept), null, attempt);
                 }
                 if (TRANSACTIONS_PRESENT && ReleaseAfterTransaction.isActive()) {
                     return invokeReleasingAfterTransaction(call, attempt);
