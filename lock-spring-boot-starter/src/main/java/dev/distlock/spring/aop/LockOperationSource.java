@@ -78,10 +78,12 @@ public final class LockOperationSource {
                     + InvalidDeclaration.describe(method, targetClass)
                     + ": the method is " + unproxyable(method) + ", so no proxy can intercept it and the lock would"
                     + " never be taken; make it a non-final instance method that is not private");
-        }, (method) -> !method.isBridge() && !unproxyable(method).isEmpty()
+        }, (method) -> !method.isBridge() && !SuspendingFunctions.isSuspendImpl(method)
+                && !unproxyable(method).isEmpty()
                 && AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
         Map<Method, Boolean> annotated = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<Boolean>) (method) -> hasAnnotation(method, targetClass)
+                (MethodIntrospector.MetadataLookup<Boolean>) (method) -> !SuspendingFunctions.isSuspendImpl(method)
+                        && hasAnnotation(method, targetClass)
                         ? Boolean.TRUE : null);
         annotated.keySet().forEach((method) -> getOperation(method, targetClass));
     }
@@ -171,7 +173,14 @@ public final class LockOperationSource {
         if (refusal != null) {
             throw invalid.because("return type", returnType.getName(), refusal);
         }
-        ReturnKind returnKind = ReturnKind.of(returnType);
+        boolean suspending = SuspendingFunctions.isSuspending(method);
+        if (suspending) {
+            String suspendRefusal = SuspendingFunctions.refusal(annotation.onNotAcquired());
+            if (suspendRefusal != null) {
+                throw invalid.because("method", "suspend fun " + method.getName(), suspendRefusal);
+            }
+        }
+        ReturnKind returnKind = suspending ? ReturnKind.MONO : ReturnKind.of(returnType);
         Duration holdAtLeast = holdAtLeast(annotation, leaseTime, returnKind, invalid);
         if (holdAtLeast != null && type == LockType.READ) {
             throw invalid.because("holdAtLeast", annotation.holdAtLeast(), "a read lock is shared, so keeping it does"

@@ -1,0 +1,138 @@
+package dev.distlock.kotlin
+
+import dev.distlock.core.LockNotAcquiredException
+import dev.distlock.core.RedisLockClient
+import dev.distlock.spring.aop.DistributedLock
+import dev.distlock.spring.aop.OnNotAcquired
+import dev.distlock.spring.boot.DistributedLockAutoConfiguration
+import dev.distlock.testsupport.RedisExtension
+import io.lettuce.core.RedisClient
+import java.util.concurrent.TimeUnit
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.awaitCancellation
+import kotlinx.coroutines.cancelAndJoin
+import kotlinx.coroutines.delay
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatExceptionOfType
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import org.junit.jupiter.api.extension.RegisterExtension
+import org.springframework.boot.autoconfigure.AutoConfigurations
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration
+import org.springframework.boot.test.context.runner.ApplicationContextRunner
+
+/** `@DistributedLock` on a `suspend fun`: the lock is held until the coroutine's work is done. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SuspendFunLockTests {
+
+    companion object {
+        @JvmField
+        @RegisterExtension
+        val redis: RedisExtension = RedisExtension.single()
+    }
+
+    private val contextRunner = ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration::class.java,
+            DistributedLockAutoConfiguration::class.java))
+        .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
+
+    /** A bean with locked suspend funs; `open` so Spring can proxy it by subclassing. */
+    open class Jobs {
+
+        /** Whether the lock key was in Redis after the first suspension. */
+        @DistributedLock(name = "kt-job")
+        open suspend fun heldAcrossDelay(): Boolean {
+            delay(200)
+            return redis.connect().use { it.sync().exists("lock:{kt-job}") == 1L }
+        }
+
+        @DistributedLock(name = "kt-job")
+        open suspend fun failing(): String {
+            delay(10)
+            throw IllegalStateException("boom")
+        }
+
+        @DistributedLock(name = "kt-job")
+        open suspend fun parked(entered: CompletableDeferred<Unit>): String {
+            entered.complete(Unit)
+            awaitCancellation()
+        }
+
+        @DistributedLock(name = "kt-job", waitTime = "0", onNotAcquired = OnNotAcquired.SKIP)
+        open suspend fun skippedWhenBusy(): String = "ran"
+    }
+
+    open class SuspendFallback {
+        @DistributedLock(name = "kt-fallback", onNotAcquired = OnNotAcquired.FALLBACK, fallback = "later")
+        open suspend fun work(): String = "ran"
+
+        open suspend fun later(): String = "later"
+    }
+
+    @Test
+    fun `the lock is held across a delay in the suspend fun`() {
+        contextRunner.withBean(Jobs::class.java).run { context ->
+            val held = runBlocking { context.getBean(Jobs::class.java).heldAcrossDelay() }
+            assertThat(held).isTrue()
+            assertNothingLocked(context)
+        }
+    }
+
+    @Test
+    fun `an exception releases the lock`() {
+        contextRunner.withBean(Jobs::class.java).run { context ->
+            assertThatExceptionOfType(IllegalStateException::class.java)
+                .isThrownBy { runBlocking { context.getBean(Jobs::class.java).failing() } }
+                .withMessage("boom")
+            assertNothingLocked(context)
+        }
+    }
+
+    @Test
+    fun `cancelling the caller releases the lock and a busy lock is skipped meanwhile`() {
+        contextRunner.withBean(Jobs::class.java).run { context ->
+            val jobs = context.getBean(Jobs::class.java)
+            runBlocking {
+                val entered = CompletableDeferred<Unit>()
+                val caller = launch { jobs.parked(entered) }
+                entered.await()
+                assertThat(jobs.skippedWhenBusy()).isNull()
+                caller.cancelAndJoin()
+            }
+            assertNothingLocked(context)
+            assertThat(runBlocking { jobs.skippedWhenBusy() }).isEqualTo("ran")
+        }
+    }
+
+    @Test
+    fun `a fallback on a suspend fun is refused at startup`() {
+        contextRunner.withBean(SuspendFallback::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure).rootCause().hasMessageContaining("FALLBACK is not supported on a suspend fun")
+        }
+    }
+
+    private fun assertNothingLocked(context: org.springframework.context.ApplicationContext) {
+        RedisClient.create(redis.uri()).let { redisClient ->
+            try {
+                redisClient.connect().use { assertNothingLocked(it.sync(), context.getBean(RedisLockClient::class.java)) }
+            }
+            finally {
+                redisClient.shutdown()
+            }
+        }
+    }
+}
+
+private fun RedisExtension.connect() = RedisClient.create(uri()).let { client ->
+    object : AutoCloseable {
+        val connection = client.connect()
+        fun sync() = connection.sync()
+        override fun close() {
+            connection.close()
+            client.shutdown()
+        }
+    }
+}
