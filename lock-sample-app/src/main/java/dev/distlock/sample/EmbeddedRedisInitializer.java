@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
@@ -32,7 +33,9 @@ import org.springframework.core.env.MapPropertySource;
  *
  * <p>{@code sample.embedded-redis.enabled=true} always starts one, {@code false} never does; when unset, one is
  * started only if none of {@code spring.data.redis.host}, {@code port}, {@code url}, {@code sentinel.nodes},
- * {@code cluster.nodes} or {@code masterreplica.nodes} is set. Registered in {@code META-INF/spring.factories}.
+ * {@code cluster.nodes} or {@code masterreplica.nodes} is set. None is started while the build processes the
+ * application ahead of time ({@code spring-boot:process-aot}, which runs the initializers too); the AOT-processed
+ * application starts one when it runs, like any other. Registered in {@code META-INF/spring.factories}.
  */
 public final class EmbeddedRedisInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
@@ -52,6 +55,10 @@ public final class EmbeddedRedisInitializer implements ApplicationContextInitial
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
+        if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
+            // the build refreshes the context to generate its bean definitions: no server, it would outlive the build
+            return;
+        }
         ConfigurableEnvironment environment = context.getEnvironment();
         Boolean enabled = environment.getProperty(ENABLED_PROPERTY, Boolean.class);
         boolean configured = redisConfigured(environment);

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Timeout;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.aot.AbstractAotProcessor;
+import org.springframework.context.support.GenericApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -69,10 +71,35 @@ class EmbeddedRedisLifecycleTests {
         }
     }
 
+    @Test
+    void startsNoServerWhileTheBuildProcessesTheApplicationAheadOfTime() {
+        String previous = System.setProperty(AbstractAotProcessor.AOT_PROCESSING, "true");
+        GenericApplicationContext context = new GenericApplicationContext();
+        try {
+            new EmbeddedRedisInitializer().initialize(context);
+
+            assertThat(context.getBeanFactory().containsSingleton(EmbeddedRedisInitializer.BEAN_NAME)).isFalse();
+            assertThat(context.getEnvironment().containsProperty("spring.data.redis.url")).isFalse();
+        }
+        finally {
+            // the context was never refreshed, so closing it would not stop a server the initializer started
+            if (context.getBeanFactory().getSingleton(EmbeddedRedisInitializer.BEAN_NAME) instanceof RedisServer s) {
+                s.stop();
+            }
+            if (previous == null) {
+                System.clearProperty(AbstractAotProcessor.AOT_PROCESSING);
+            }
+            else {
+                System.setProperty(AbstractAotProcessor.AOT_PROCESSING, previous);
+            }
+        }
+    }
+
     static ConfigurableApplicationContext start(String... args) {
         String[] all = new String[args.length + 1];
         all[0] = "--server.port=0";
         System.arraycopy(args, 0, all, 1, args.length);
-        return new SpringApplicationBuilder(SampleApplication.class).run(all);
+        // main: the class a real start runs from; in AOT mode it names the generated initializer to use
+        return new SpringApplicationBuilder(SampleApplication.class).main(SampleApplication.class).run(all);
     }
 }

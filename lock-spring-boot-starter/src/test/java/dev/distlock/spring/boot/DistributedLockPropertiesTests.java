@@ -1,27 +1,45 @@
 package dev.distlock.spring.boot;
 
+import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.RedisClient;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 
 class DistributedLockPropertiesTests {
 
@@ -149,7 +167,10 @@ class DistributedLockPropertiesTests {
                     "distributed-lock.max-name-length", "distributed-lock.replica-acks.count",
                     "distributed-lock.replica-acks.timeout", "distributed-lock.replica-acks.policy",
                     "distributed-lock.redlock.nodes", "distributed-lock.redlock.node-timeout");
-        assertThat(properties).allSatisfy((property) -> assertThat((String) property.get("description"))
+        List<Map<String, Object>> ours = properties.stream()
+            .filter((property) -> ((String) property.get("name")).startsWith(DistributedLockProperties.PREFIX + "."))
+            .toList();
+        assertThat(ours).allSatisfy((property) -> assertThat((String) property.get("description"))
             .as("description of %s", property.get("name"))
             .isNotBlank());
         assertThat(properties).filteredOn((property) -> property.get("name").equals("distributed-lock.key-prefix"))
@@ -159,6 +180,124 @@ class DistributedLockPropertiesTests {
             .filteredOn((property) -> property.get("name").equals("distributed-lock.redlock.node-timeout"))
             .singleElement()
             .satisfies((property) -> assertThat(property.get("defaultValue")).isEqualTo("200ms"));
+        // the properties class's own defaults, which Boot's processor cannot always read (constants, method calls)
+        DistributedLockProperties defaults = new DistributedLockProperties();
+        for (Map<String, Object> property : ours) {
+            String name = (String) property.get("name");
+            Optional<Object> read = read(defaults, name.substring(DistributedLockProperties.PREFIX.length() + 1));
+            if (read == null) {
+                // declared only in additional-spring-configuration-metadata.json: it must say its default there
+                assertThat(property).as(name).containsKey("defaultValue");
+                continue;
+            }
+            Object expected = read.orElse(null);
+            if (expected == null || (expected instanceof Collection<?> collection && collection.isEmpty())) {
+                continue; // unset: the metadata may name the default another part applies (max-redirects: 5)
+            }
+            assertThat(property).as(name).containsKey("defaultValue");
+            assertThat(sameValue(expected, property.get("defaultValue")))
+                .as("%s: metadata default %s, properties default %s", name, property.get("defaultValue"), expected)
+                .isTrue();
+        }
+    }
+
+    @Test
+    void configurationMetadataHelpsWithEveryEnumAndDuration() throws Exception {
+        String json = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+            .getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+        List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
+        for (Map<String, Object> property : properties) {
+            String name = (String) property.get("name");
+            if (!name.startsWith(DistributedLockProperties.PREFIX + ".")) {
+                continue;
+            }
+            String type = (String) property.get("type");
+            assertThat(type).as("type of %s", name).isNotBlank();
+            if (type.equals(Duration.class.getName())) {
+                // a type IDEs know: they complete and check "30s", "500ms"; the default must be one of those
+                Object defaultValue = property.get("defaultValue");
+                if (defaultValue != null) {
+                    assertThat(DurationStyle.detectAndParse(defaultValue.toString())).as(name).isNotNull();
+                }
+                continue;
+            }
+            Class<?> resolved = ClassUtils.resolveClassName(type.replaceAll("<.*", ""), null);
+            if (!resolved.isEnum()) {
+                continue;
+            }
+            List<Map<String, Object>> values = JsonPath.read(json, "$.hints[?(@.name == '" + name + "')].values[*]");
+            assertThat(values).as("value hints of %s", name).isNotEmpty()
+                .allSatisfy((value) -> assertThat((String) value.get("description")).as("%s=%s", name,
+                        value.get("value")).isNotBlank());
+            List<String> constants = Arrays.stream(resolved.getEnumConstants())
+                .map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
+                .toList();
+            assertThat(values).extracting((value) -> (String) value.get("value")).as("value hints of %s", name)
+                .allSatisfy((value) -> assertThat(constants).contains(value));
+            if (resolved.getPackageName().startsWith("dev.distlock")) {
+                assertThat(values).extracting((value) -> (String) value.get("value")).as("value hints of %s", name)
+                    .containsExactlyInAnyOrderElementsOf(constants);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "lost-lease-policy, FAIL;INTERRUPT;IGNORE", "replica-acks.policy, FAIL;WARN" })
+    @ExtendWith(OutputCaptureExtension.class)
+    void invalidEnumValueEndsInTheReportListingTheAllowedValues(String property, String allowed,
+            CapturedOutput output) {
+        SpringApplication application = new SpringApplication(LocksWithoutRedis.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        assertThatException().isThrownBy(() -> application.run("--spring.data.redis.port=1",
+                "--distributed-lock.require-redis-at-startup=false", "--spring.main.banner-mode=off",
+                "--distributed-lock." + property + "=banana"));
+
+        String report = output.getAll().substring(output.getAll().lastIndexOf("APPLICATION FAILED TO START"));
+        assertThat(report).contains("distributed-lock." + property, "banana", "Action:");
+        assertThat(report.substring(report.indexOf("Action:"))).contains(allowed.split(";"));
+    }
+
+    /**
+     * The value of a property ({@code redis.cluster.max-redirects}) in a fresh properties object, read with its
+     * getters (not as a bean property: {@code LockRedisProperties} has both {@code getCluster()} and
+     * {@code isCluster()}); null if the properties class has no such property.
+     */
+    private static @Nullable Optional<Object> read(Object root, String property) {
+        Object current = root;
+        for (String segment : property.split("\\.")) {
+            String capitalized = Arrays.stream(segment.split("-"))
+                .map((word) -> Character.toUpperCase(word.charAt(0)) + word.substring(1))
+                .collect(Collectors.joining());
+            Method getter = ReflectionUtils.findMethod(current.getClass(), "get" + capitalized);
+            if (getter == null) {
+                getter = ReflectionUtils.findMethod(current.getClass(), "is" + capitalized);
+            }
+            if (getter == null) {
+                return null;
+            }
+            current = ReflectionUtils.invokeMethod(getter, current);
+            if (current == null) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(current);
+    }
+
+    private static boolean sameValue(Object expected, Object metadata) {
+        if (expected instanceof Duration duration) {
+            return DurationStyle.detectAndParse(metadata.toString()).equals(duration);
+        }
+        if (expected instanceof Enum<?> constant) {
+            return constant.name().equalsIgnoreCase(metadata.toString());
+        }
+        return expected.toString().equals(metadata.toString());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(BootLine.DataRedis.class)
+    @ImportAutoConfiguration(DistributedLockAutoConfiguration.class)
+    static class LocksWithoutRedis {
+
     }
 
     @Configuration(proxyBeanMethods = false)
