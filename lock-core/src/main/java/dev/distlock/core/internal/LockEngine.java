@@ -16,6 +16,7 @@ import dev.distlock.core.internal.hold.LeaseWatchdog;
 import dev.distlock.core.internal.hold.ThreadHolds;
 import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.redis.ConnectionStatus;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.waiting.HandoffRooms;

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.protocol.ReadWriteKeys;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;

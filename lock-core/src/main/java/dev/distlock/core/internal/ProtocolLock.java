@@ -20,6 +20,7 @@ import dev.distlock.core.internal.hold.HoldRelease;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.time.Durations;
 import dev.distlock.core.internal.waiting.AcquireOperation;
 import dev.distlock.core.internal.waiting.QueuedAcquisition;
 import org.jspecify.annotations.Nullable;
