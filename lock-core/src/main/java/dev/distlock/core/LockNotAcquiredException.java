@@ -2,7 +2,7 @@ package dev.distlock.core;
 
 import java.time.Duration;
 
-import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,10 +3,10 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 
-import dev.distlock.core.internal.Durations;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.redlock.RedLocks;
+import dev.distlock.core.internal.time.Durations;
 import io.lettuce.core.RedisClient;
 
 /**

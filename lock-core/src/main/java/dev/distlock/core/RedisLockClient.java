@@ -10,13 +10,13 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.ReadWriteLocks;
 import dev.distlock.core.internal.protocol.ForceRelease;
-import dev.distlock.core.internal.protocol.ReadWriteProtocols;
+import dev.distlock.core.internal.time.DurationFormat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.Delay;
@@ -168,7 +168,7 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
      */
     @Override
     public ReadWriteRedisLock getReadWriteLock(String name) {
-        return ReadWriteProtocols.readWriteLock(engine(), name);
+        return ReadWriteLocks.readWriteLock(engine(), name);
     }
 
     /**

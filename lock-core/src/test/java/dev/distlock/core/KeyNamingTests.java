@@ -3,7 +3,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 
-import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.time.Durations;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,8 @@ import java.net.UnknownHostException;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.distlock.core.internal.protocol.OwnerTokens;
+
 /**
  * Instance ids: the default one ({@code host:pid}), deriving one from an application name, and the check that an id
  * fits into owner tokens.

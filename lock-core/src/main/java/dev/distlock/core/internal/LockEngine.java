@@ -1,8 +1,6 @@
 package dev.distlock.core.internal;
 
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,8 +13,10 @@ import dev.distlock.core.internal.hold.BackgroundCleanup;
 import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.hold.LeaseRegistry;
 import dev.distlock.core.internal.hold.LeaseWatchdog;
+import dev.distlock.core.internal.hold.ThreadHolds;
 import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.redis.ConnectionStatus;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.waiting.HandoffRooms;
@@ -46,7 +46,7 @@ public final class LockEngine implements AutoCloseable {
 
     private final OwnerTokens ownerTokens;
 
-    private final ConcurrentMap<ThreadHoldKey, Hold> threadHolds = new ConcurrentHashMap<>();
+    private final ThreadHolds threadHolds = new ThreadHolds();
 
     private final Executor completionExecutor = ForkJoinPool.commonPool();
 
@@ -84,7 +84,7 @@ public final class LockEngine implements AutoCloseable {
         this.commands = new LockCommands(gateway, options, this.completionExecutor);
         this.cleanup = new BackgroundCleanup(this.scheduler, options.maxBackoff(), this.closed::get);
         this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
-                this::forgetThreadHold, this.leases);
+                this.threadHolds::forget, this.leases);
     }
 
     public LockClientOptions options() {
@@ -154,7 +154,8 @@ public final class LockEngine implements AutoCloseable {
         return this.handoffRooms;
     }
 
-    public ConcurrentMap<ThreadHoldKey, Hold> threadHolds() {
+    /** Each thread's holds, for reentrancy and the read-to-write upgrade check. */
+    public ThreadHolds threadHolds() {
         return this.threadHolds;
     }
 
@@ -164,19 +165,8 @@ public final class LockEngine implements AutoCloseable {
 
     /** Releases the hold of a thread that terminated without releasing it. */
     private void releaseAbandoned(Hold hold) {
-        Thread thread = hold.thread();
-        if (thread != null) {
-            this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
-        }
+        this.threadHolds.forget(hold);
         this.cleanup.releaseQuietly(hold.protocol(), hold.owner());
-    }
-
-    /** Drops a lost hold from its thread's reentrancy table, unless a newer hold replaced it there. */
-    private void forgetThreadHold(Hold hold) {
-        Thread thread = hold.thread();
-        if (thread != null) {
-            this.threadHolds.remove(new ThreadHoldKey(hold.protocol().holdKey(), thread), hold);
-        }
     }
 
     /** The holds of this client and the listeners told about them. */
@@ -203,8 +193,5 @@ public final class LockEngine implements AutoCloseable {
         this.handoffRooms.close();
         this.scheduler.shutdownNow();
         this.gateway.close();
-    }
-
-    public record ThreadHoldKey(String holdKey, Thread thread) {
     }
 }

@@ -2,13 +2,12 @@ package dev.distlock.core.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.LockInfo;
-import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.protocol.ReadWriteKeys;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
@@ -40,15 +39,7 @@ public final class LockInspector {
     }
 
     private int currentThreadHoldCount(String name) {
-        Thread thread = Thread.currentThread();
-        int count = 0;
-        for (Map.Entry<LockEngine.ThreadHoldKey, Hold> entry : this.engine.threadHolds().entrySet()) {
-            Hold hold = entry.getValue();
-            if (entry.getKey().thread() == thread && hold.lockName().equals(name) && hold.isValid()) {
-                count += hold.openLeaseCount();
-            }
-        }
-        return count;
+        return this.engine.threadHolds().openLeases(Thread.currentThread(), name);
     }
 
     private static LockInfo toInfo(String name, List<Object> values, int threadHolds) {

@@ -13,7 +13,7 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.hold.MultiLease;
-import dev.distlock.core.internal.waiting.AsyncMultiAcquisition;
+import dev.distlock.core.internal.time.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -20,6 +20,7 @@ import dev.distlock.core.internal.hold.HoldRelease;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.time.Durations;
 import dev.distlock.core.internal.waiting.AcquireOperation;
 import dev.distlock.core.internal.waiting.QueuedAcquisition;
 import org.jspecify.annotations.Nullable;
@@ -99,7 +100,7 @@ public final class ProtocolLock implements RedisLock {
         long leaseMillis = leaseMillis(leaseTime);
         this.engine.checkOpen(name());
         Thread thread = Thread.currentThread();
-        Hold current = this.engine.threadHolds().get(threadKey(thread));
+        Hold current = this.engine.threadHolds().current(this.protocol.holdKey(), thread);
         if (current != null && current.isFinished(System.nanoTime())) {
             forget(current);
             current = null;
@@ -138,7 +139,7 @@ public final class ProtocolLock implements RedisLock {
             throw this.replies.rethrown(ex.getCause());
         }
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
-        this.engine.threadHolds().put(threadKey(thread), hold);
+        this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
         return new DefaultLockLease(hold, this::releaseOneAsync);
     }
@@ -166,10 +167,7 @@ public final class ProtocolLock implements RedisLock {
             this.engine.watchdog().unwatch(hold);
             hold.markLost(LeaseLoss.Reason.EXPIRED);
         }
-        Thread thread = hold.thread();
-        if (thread != null) {
-            this.engine.threadHolds().remove(threadKey(thread), hold);
-        }
+        this.engine.threadHolds().forget(hold);
     }
 
     /** A new lease on the thread's hold, or null when its last lease was closed meanwhile. */
@@ -254,7 +252,7 @@ public final class ProtocolLock implements RedisLock {
 
     @Override
     public boolean isHeldByCurrentThread() {
-        Hold hold = this.engine.threadHolds().get(threadKey(Thread.currentThread()));
+        Hold hold = this.engine.threadHolds().current(this.protocol.holdKey(), Thread.currentThread());
         return hold != null && hold.isValid();
     }
 
@@ -274,7 +272,7 @@ public final class ProtocolLock implements RedisLock {
      * @throws IllegalMonitorStateException if the current thread does not hold this lock
      */
     void unlockCurrentThread() {
-        Hold hold = this.engine.threadHolds().get(threadKey(Thread.currentThread()));
+        Hold hold = this.engine.threadHolds().current(this.protocol.holdKey(), Thread.currentThread());
         if (hold == null) {
             throw new IllegalMonitorStateException("Lock '" + name() + "' is not held by thread "
                     + Thread.currentThread().getName());
@@ -290,10 +288,6 @@ public final class ProtocolLock implements RedisLock {
     /** This lock's hold as reentrancy outside the thread table sees it. */
     ReentryKey reentryKey() {
         return new ReentryKey(this.engine.clientId(), this.protocol.kind(), this.protocol.holdKey());
-    }
-
-    private LockEngine.ThreadHoldKey threadKey(Thread thread) {
-        return new LockEngine.ThreadHoldKey(this.protocol.holdKey(), thread);
     }
 
     private long operationTimeoutNanos() {

@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import dev.distlock.core.LockClient;
 import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.core.internal.time.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**

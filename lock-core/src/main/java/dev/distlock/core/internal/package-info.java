@@ -2,12 +2,14 @@
  * Implementation of the lock client. Not API; may change in any release.
  *
  * <p>How an acquisition flows, from {@code RedisLockClient.getLock(name).acquire(wait)} to the Lua script and back
- * (diagram in {@code docs/architecture.md}); each step is a package:
+ * (diagram in {@code docs/architecture.md}); each step is a package. The packages are layers, each importing only
+ * those below it (internal, redlock, waiting, hold, protocol, redis, time; {@code LayerImportsTests} checks it):
  * <ol>
  * <li>This package: the lock objects the API hands out and what one client shares. {@code ProtocolLock} is every
  * lock kind's {@code RedisLock} (per-thread reentrancy, blocking and asynchronous entry points, lease handles);
- * {@code MultiLock} takes several in a fixed order; {@code LockEngine} wires, once per client, the script calls, the
- * rooms, the watchdog, the owner tokens ({@code OwnerTokens}) and the per-thread holds; {@code LockInspector} reads a
+ * {@code MultiLock} takes several in a fixed order ({@code AsyncMultiAcquisition} without blocking);
+ * {@code ReadWriteLocks} makes read/write locks; {@code LockEngine} wires, once per client, the script calls, the
+ * rooms, the watchdog, the owner tokens and the per-thread holds ({@code ThreadHolds}); {@code LockInspector} reads a
  * lock's state for operators.</li>
  * <li>{@link dev.distlock.core.internal.protocol}: what each lock kind runs on Redis, as a {@code LockProtocol}
  * ({@code QueuedProtocol} for reentrant, fair and multi-lock members, {@code WriteProtocol}/{@code ReadProtocol} for
@@ -21,7 +23,8 @@
  * runs the owner-checked release (which hands the lock to the next waiter), with {@code BackgroundCleanup} retrying
  * what Redis did not answer and abandoning unknown outcomes with a tombstone.</li>
  * <li>{@link dev.distlock.core.internal.redis}: everything that talks to Redis, and the Lua scripts.
- * {@link dev.distlock.core.internal.redlock}: the quorum lock over independent masters.</li>
+ * {@link dev.distlock.core.internal.redlock}: the quorum lock over independent masters (above waiting).</li>
+ * <li>{@link dev.distlock.core.internal.time}: durations checked and written for people.</li>
  * </ol>
  */
 @NullMarked

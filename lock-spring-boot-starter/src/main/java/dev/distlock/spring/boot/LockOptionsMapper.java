@@ -5,7 +5,7 @@ import java.util.Map;
 
 import dev.distlock.core.InvalidLockOptionException;
 import dev.distlock.core.LockClientOptions;
-import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;

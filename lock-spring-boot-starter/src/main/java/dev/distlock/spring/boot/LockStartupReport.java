@@ -5,7 +5,7 @@ import java.util.Locale;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -72,7 +72,7 @@ class ReactiveLockingWebFluxTests {
         // Spring's own code with no distlock frame (e.g. buffer pool contention) is not this library's to judge.
         // Owner tokens come from SecureRandom, a read of /dev/urandom that does not wait for entropy on Linux.
         BlockHound.install((builder) -> builder
-            .allowBlockingCallsInside("dev.distlock.core.internal.OwnerTokens", "randomBase64")
+            .allowBlockingCallsInside("dev.distlock.core.internal.protocol.OwnerTokens", "randomBase64")
             // Lettuce's own short writer lock around a command write; contention on it is Lettuce's, not a wait of
             // this library, and reporting it from inside that section is what once hung a run.
             .allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")

@@ -57,16 +57,11 @@ public final class Hold {
         this.grant = grant;
         this.leaseMillis = leaseMillis;
         this.leaseNanos = Duration.ofMillis(leaseMillis).toNanos();
-        this.driftNanos = driftNanos(leaseMillis);
+        this.driftNanos = Grant.driftNanos(leaseMillis);
         this.watchdog = watchdog;
         this.thread = thread;
         this.lastCheckSentNanos = grant.sentAtNanos();
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
-    }
-
-    /** Same margin as the Redis RedLock algorithm: clocks drift, and key expiry is not instantaneous. */
-    public static long driftNanos(long leaseMillis) {
-        return Duration.ofMillis(leaseMillis).toNanos() / 100 + Duration.ofMillis(2).toNanos();
     }
 
     public LockProtocol protocol() {

@@ -60,10 +60,7 @@ public final class HoldRelease {
             return CompletableFuture.completedFuture(null);
         }
         this.engine.watchdog().unwatch(hold);
-        Thread thread = hold.thread();
-        if (thread != null) {
-            this.engine.threadHolds().remove(new LockEngine.ThreadHoldKey(this.protocol.holdKey(), thread), hold);
-        }
+        this.engine.threadHolds().forget(hold);
         if (!hold.isValid() || !hold.markReleased()) {
             hold.markLost(LeaseLoss.Reason.EXPIRED);
             // Our clock says the lease may be over, but the key may still be ours: free it for the next owner.

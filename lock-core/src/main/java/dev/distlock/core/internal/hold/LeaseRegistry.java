@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 import dev.distlock.core.HeldLease;
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockEventListener;
-import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -13,9 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LeaseLossListener;
 import dev.distlock.core.LockLease;
-import dev.distlock.core.internal.MultiLock;
 
-/** The lease of a {@link MultiLock}: held while every part is held; closing releases the parts in reverse order. */
+/** The lease of a {@code MultiLock}: held while every part is held; closing releases the parts in reverse order. */
 public final class MultiLease implements LockLease {
 
     private final String name;

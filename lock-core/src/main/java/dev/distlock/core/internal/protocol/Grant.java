@@ -2,8 +2,6 @@ package dev.distlock.core.internal.protocol;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.internal.hold.Hold;
-
 /**
  * A successful acquire as Redis answered it.
  *
@@ -15,7 +13,12 @@ public record Grant(String owner, long fencingToken, long sentAtNanos) {
 
     /** Whether the lease, counted from the send time less drift, was over on arrival: using it would be unprotected. */
     public boolean expiredOnArrival(long leaseMillis) {
-        return this.sentAtNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis) - Hold.driftNanos(leaseMillis)
+        return this.sentAtNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis) - driftNanos(leaseMillis)
                 - System.nanoTime() <= 0;
+    }
+
+    /** Same margin as the Redis RedLock algorithm: clocks drift, and key expiry is not instantaneous. */
+    public static long driftNanos(long leaseMillis) {
+        return TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 100 + TimeUnit.MILLISECONDS.toNanos(2);
     }
 }

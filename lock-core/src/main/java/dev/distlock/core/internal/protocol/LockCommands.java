@@ -6,9 +6,9 @@ import java.util.concurrent.Executor;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.ReplicaAckPolicy;
-import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.redis.RedisGateway;
+import dev.distlock.core.internal.time.DurationFormat;
 import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -2,15 +2,9 @@ package dev.distlock.core.internal.protocol;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.ProtocolLock;
-import dev.distlock.core.internal.hold.Hold;
-import dev.distlock.core.internal.hold.LeaseWatchdog;
-import dev.distlock.core.internal.waiting.AcquireOperation;
-
 /**
  * How one kind of lock talks to Redis: the acquire, renew and release steps of a reentrant, fair, read, write or
- * quorum lock. {@link ProtocolLock}, {@link AcquireOperation}, {@link Hold} and the {@link LeaseWatchdog} are the
+ * quorum lock. {@code ProtocolLock}, {@code AcquireOperation}, {@code Hold} and the {@code LeaseWatchdog} are the
  * same for every kind; only the protocol differs. Every step is one round trip per node and is owner-checked.
  */
 public interface LockProtocol {

@@ -55,8 +55,7 @@ final class ReadProtocol implements LockProtocol {
 
     @Override
     public String prepare(Thread thread) {
-        Hold writeHold = this.engine.threadHolds()
-            .get(new LockEngine.ThreadHoldKey(this.keys.writeHoldKey(), thread));
+        Hold writeHold = this.engine.threadHolds().current(this.keys.writeHoldKey(), thread);
         return (writeHold != null && writeHold.isValid()) ? writeHold.owner() : "";
     }
 

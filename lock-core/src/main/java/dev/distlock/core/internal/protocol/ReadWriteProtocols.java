@@ -2,39 +2,19 @@ package dev.distlock.core.internal.protocol;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.ReadWriteRedisLock;
-import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.ProtocolLock;
 
-/** Builds read/write locks and holds what their two sides share. */
+/** Builds the two sides of a read/write lock and holds what they share. */
 public final class ReadWriteProtocols {
 
     private ReadWriteProtocols() {
     }
 
-    /** The read/write lock with this name. */
-    public static ReadWriteRedisLock readWriteLock(LockEngine engine, String name) {
+    /** The read and write protocols of the read/write lock with this name. */
+    public static Sides of(LockEngine engine, String name) {
         ReadWriteKeys keys = ReadWriteKeys.of(engine.keys(name));
         WriteProtocol writeProtocol = new WriteProtocol(engine, keys);
-        RedisLock read = new ProtocolLock(engine, new ReadProtocol(engine, keys, writeProtocol));
-        RedisLock write = new ProtocolLock(engine, writeProtocol);
-        return new ReadWriteRedisLock() {
-            @Override
-            public String name() {
-                return keys.names().name();
-            }
-
-            @Override
-            public RedisLock readLock() {
-                return read;
-            }
-
-            @Override
-            public RedisLock writeLock() {
-                return write;
-            }
-        };
+        return new Sides(keys.names().name(), new ReadProtocol(engine, keys, writeProtocol), writeProtocol);
     }
 
     static CompletableFuture<Boolean> isLocked(LockEngine engine, ReadWriteKeys keys) {
@@ -44,5 +24,9 @@ public final class ReadWriteProtocols {
 
     static CompletableFuture<Boolean> forceRelease(LockEngine engine, ReadWriteKeys keys) {
         return ForceRelease.readWrite(engine, keys).thenApply((outcome) -> !outcome.mode().isEmpty());
+    }
+
+    /** The two sides of one read/write lock. */
+    public record Sides(String name, LockProtocol read, LockProtocol write) {
     }
 }

@@ -31,7 +31,7 @@ final class WriteProtocol extends QueuedProtocol {
 
     @Override
     public String prepare(Thread thread) {
-        Hold readHold = engine().threadHolds().get(new LockEngine.ThreadHoldKey(this.keys.readHoldKey(), thread));
+        Hold readHold = engine().threadHolds().current(this.keys.readHoldKey(), thread);
         if (readHold != null && readHold.state() == Hold.State.HELD) {
             throw new IllegalStateException("Thread " + thread.getName() + " holds a read lock on '" + lockName()
                     + "' and asks for its write lock: upgrading would deadlock with any other reader doing the same. "

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.protocol.AttemptResult;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockCommands;
@@ -114,7 +113,7 @@ final class RedLockAttempt {
             }
             return secondRound(proposal).thenApply((token) -> {
                 long validityNanos = TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
-                        - (System.nanoTime() - this.sentAtNanos) - Hold.driftNanos(this.leaseMillis);
+                        - (System.nanoTime() - this.sentAtNanos) - Grant.driftNanos(this.leaseMillis);
                 if (token == null || validityNanos <= 0) {
                     giveUp(replies);
                     return new AttemptResult(null, -1);

@@ -8,12 +8,12 @@ import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
-import dev.distlock.core.internal.DurationFormat;
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.OwnerTokens;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.protocol.QueueReply;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.jspecify.annotations.Nullable;
 
 /** The exceptions an acquisition fails with when Redis did not decide it, with messages that say what to do. */

@@ -2,7 +2,7 @@ package dev.distlock.core.internal.waiting;
 
 import java.time.Duration;
 
-import dev.distlock.core.internal.Durations;
+import dev.distlock.core.internal.time.Durations;
 
 /**
  * What one acquisition asks for, fixed when it starts: a fresh owner token, the lease, and how long it may wait.

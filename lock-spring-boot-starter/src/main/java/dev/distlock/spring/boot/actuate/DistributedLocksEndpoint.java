@@ -7,7 +7,7 @@ import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLease;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;

@@ -7,7 +7,7 @@ import java.util.Map;
 import dev.distlock.core.HeldLease;
 import dev.distlock.core.LockException;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.time.DurationFormat;
 
 /**
  * What the {@code distributedLock} health contributor reports, free of Spring Boot's health types (their package

@@ -2,7 +2,7 @@ package dev.distlock.spring.boot.web;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
-import dev.distlock.core.internal.DurationFormat;
+import dev.distlock.core.internal.time.DurationFormat;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;

@@ -1,9 +1,11 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.protocol;
 
 import java.util.HashSet;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+
+import dev.distlock.core.internal.InstanceIds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

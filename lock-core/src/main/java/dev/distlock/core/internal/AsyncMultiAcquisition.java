@@ -1,4 +1,4 @@
-package dev.distlock.core.internal.waiting;
+package dev.distlock.core.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,10 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.core.LockLease;
-import dev.distlock.core.internal.Durations;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.hold.MultiLease;
+import dev.distlock.core.internal.time.Durations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * grant that raced the cancellation, and the members already taken are released. A member that fails fails the
  * whole acquisition and releases the members taken, the same way.
  */
-public final class AsyncMultiAcquisition {
+final class AsyncMultiAcquisition {
 
     private static final Logger logger = LoggerFactory.getLogger(AsyncMultiAcquisition.class);
 

@@ -1,4 +1,4 @@
-package dev.distlock.core.internal;
+package dev.distlock.core.internal.protocol;
 
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -27,7 +27,7 @@ public final class OwnerTokens {
 
     private final AtomicLong counter = new AtomicLong();
 
-    OwnerTokens(String instanceId) {
+    public OwnerTokens(String instanceId) {
         this.instanceId = instanceId;
         byte[] random = new byte[CLIENT_ID_BYTES];
         new SecureRandom().nextBytes(random);
@@ -39,11 +39,11 @@ public final class OwnerTokens {
         return this.instanceId;
     }
 
-    String clientId() {
+    public String clientId() {
         return this.clientId;
     }
 
-    String next() {
+    public String next() {
         return this.prefix + Long.toString(this.counter.incrementAndGet(), Character.MAX_RADIX);
     }
 
