@@ -128,7 +128,8 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
 
     /**
      * Defaults: prefix {@code lock:}, 30 s watchdog lease, 3 s operation timeout, 1 s back-off, fencing on with a
-     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement, instance id {@code host:pid}, handoff offers of 2 s.
+     * counter kept 1 day, names up to 1024 characters, no replica acknowledgement, instance id {@code host:pid},
+     * handoff offers of 2 s.
      */
     public static LockClientOptions defaults() {
         return builder().build();

@@ -67,9 +67,11 @@ class DistlockLockRegistryTests {
         leader.stop();
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> other.getContext().isLeader());
         assertThat(leader.getContext().isLeader()).isFalse();
-        assertThat(this.calls).hasSize(3);
-        assertThat(this.calls.get(1)).startsWith("revoked");
-        assertThat(this.calls.get(2)).startsWith("granted");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> this.calls.size() == 3);
+        // Spring Integration 6.5 (Boot 3.5) may publish the old leader's revocation after the new grant; 7.x before.
+        String leaderId = (leader == first) ? "i0" : "i1";
+        String otherId = (leader == first) ? "i1" : "i0";
+        assertThat(this.calls.subList(1, 3)).containsExactlyInAnyOrder("revoked " + leaderId, "granted " + otherId);
     }
 
     @Test

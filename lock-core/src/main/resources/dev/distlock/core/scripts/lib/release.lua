@@ -1,7 +1,8 @@
 -- Shared by release.lua and write-release.lua, which take the same KEYS[1..4] and ARGV[1..6] (see release.lua);
 -- spliced in after lib/queue.lua.
 -- Applies the mode to the queue ('abandon': tombstone and every entry of the owner; 'leave': the caller's entry; Q.left
--- tells whether an entry was removed) and tells whether the lock is the caller's to release (any holder for 'force'), and the owner of the hold found.
+-- tells whether an entry was removed) and tells whether the lock is the caller's to release (any holder for 'force'),
+-- and the owner of the hold found.
 local function may_release()
     local mode = ARGV[1]
     if mode == 'abandon' then
