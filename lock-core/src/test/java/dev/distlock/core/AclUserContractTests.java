@@ -111,15 +111,15 @@ class AclUserContractTests extends LockContractTests {
 
     @Test
     void aMissingPermissionFailsTheFirstCallAtOnceNamingTheCommand() {
-        List<String> withoutTime = new ArrayList<>(LOCK_USER_RULES);
-        withoutTime.remove("+time");
-        setUser(withoutTime);
+        List<String> withoutExists = new ArrayList<>(LOCK_USER_RULES);
+        withoutExists.remove("+exists");
+        setUser(withoutExists);
 
         long start = System.nanoTime();
         assertThatExceptionOfType(LockException.class)
             .isThrownBy(() -> this.first.getLock("acl-missing").acquire(Duration.ofSeconds(10)))
-            .withMessageContaining("the Redis user may not run 'time'")
-            .withMessageContaining("ACL SETUSER <user> +time");
+            .withMessageContaining("the Redis user may not run 'exists'")
+            .withMessageContaining("ACL SETUSER <user> +exists");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThat(this.raw.exists("lock:{acl-missing}")).isZero();
         // the failed acquire is an unknown outcome: at most a short-lived tombstone is left, never a lock

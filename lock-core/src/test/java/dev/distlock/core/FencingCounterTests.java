@@ -41,17 +41,21 @@ class FencingCounterTests extends RedisLockTest {
     }
 
     @Test
-    void everyGrantRenewsTheCountersRetention(LockClients clients, RedisCommands<String, String> raw)
+    void everyMintRenewsTheCountersRetention(LockClients clients, RedisCommands<String, String> raw)
             throws Exception {
         Duration retention = Duration.ofMinutes(10);
         RedisLockClient client = clients.create(LockClientOptions.builder().fencingCounterRetention(retention).build());
         RedisLock lock = client.getLock("busy-counter");
-        lock.acquire(Duration.ofSeconds(5)).close();
+        try (LockLease lease = lock.acquire(Duration.ofSeconds(5))) {
+            lease.fencingToken();
+        }
         String counter = fenceKey(raw);
-        // As if the counter had been created long ago: its retention runs out in 20 s unless a grant renews it.
+        // As if the counter had been created long ago: its retention runs out in 20 s unless a mint renews it.
         raw.pexpire(counter, 20_000);
 
-        lock.acquire(Duration.ofSeconds(5)).close();
+        try (LockLease lease = lock.acquire(Duration.ofSeconds(5))) {
+            lease.fencingToken();
+        }
 
         assertThat(raw.pttl(counter)).isBetween(retention.toMillis() - 60_000, retention.toMillis());
     }

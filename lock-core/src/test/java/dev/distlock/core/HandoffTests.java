@@ -46,6 +46,7 @@ class HandoffTests extends RedisLockTest {
         RedisLockClient waiter = this.clients.create();
         // Fixed leases: no watchdog renewal in the counts.
         LockLease held = holder.getLock("handoff").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        long heldToken = held.fencingToken();
         Future<Long> waited = this.pool.submit(() -> {
             try (LockLease lease = waiter.getLock("handoff").acquire(Duration.ofSeconds(20), Duration.ofSeconds(60))) {
                 return lease.fencingToken();
@@ -58,7 +59,7 @@ class HandoffTests extends RedisLockTest {
         held.close();
         long token = waited.get(10, TimeUnit.SECONDS);
 
-        assertThat(token).as("the waiter's token is newer than the holder's").isGreaterThan(held.fencingToken());
+        assertThat(token).as("the waiter's token is newer than the holder's").isGreaterThan(heldToken);
         // The release (1 call) offered the lock, the waiter confirmed the offer (1 call) and its close released
         // (1 call): no acquire attempt in between.
         assertThat(acquireCalls() - acquiresBefore).as("acquire attempts after the release").isZero();
@@ -123,6 +124,7 @@ class HandoffTests extends RedisLockTest {
         RedisLockClient holder = this.clients.create();
         RedisLockClient waiter = this.clients.create();
         LockLease held = holder.getLock("skip").acquire(Duration.ZERO);
+        long heldToken = held.fencingToken();
         // A dead waiter: queued by a client that no longer listens (its process died).
         this.raw.rpush("lock:{skip}:queue", "dead:1|30000|" + (serverMillis() + 60_000) + "|lock:{skip}:h:dead");
         Future<Long> live = this.pool.submit(() -> {
@@ -134,7 +136,7 @@ class HandoffTests extends RedisLockTest {
 
         held.close();
 
-        assertThat(live.get(5, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+        assertThat(live.get(5, TimeUnit.SECONDS)).isGreaterThan(heldToken);
         assertThat(this.raw.exists("lock:{skip}", "lock:{skip}:queue")).isZero();
     }
 
@@ -145,6 +147,7 @@ class HandoffTests extends RedisLockTest {
         RedisLockClient waiter = this.clients.create(LockClientOptions.builder().maxBackoff(Duration.ofSeconds(4))
             .build());
         LockLease held = holder.getLock("frozen").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        long heldToken = held.fencingToken();
         // A frozen waiter: its client still listens (the announcement counts a receiver), but it never confirms.
         RedisClient frozenClient = RedisClient.create(RedisURI.create(redis.uri()));
         try (StatefulRedisPubSubConnection<String, String> frozen = frozenClient.connectPubSub()) {
@@ -164,7 +167,7 @@ class HandoffTests extends RedisLockTest {
             long token = live.get(20, TimeUnit.SECONDS);
             assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("release to the live waiter's grant")
                 .isLessThan(Duration.ofSeconds(4));
-            assertThat(token).isGreaterThan(held.fencingToken());
+            assertThat(token).isGreaterThan(heldToken);
             assertThat(this.raw.exists("lock:{frozen}", "lock:{frozen}:queue")).isZero();
         }
         finally {

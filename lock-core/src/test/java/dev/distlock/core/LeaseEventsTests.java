@@ -45,6 +45,7 @@ class LeaseEventsTests extends RedisLockTest {
     void heldLeasesListWhatThisClientHoldsUntilReleased() throws Exception {
         RedisLock lock = this.client.getLock("listed");
         try (LockLease lease = lock.acquire(Duration.ZERO); LockLease nested = lock.acquire(Duration.ZERO)) {
+            lease.fencingToken();
             await().atMost(Duration.ofSeconds(5)).until(() -> this.client.heldLeases().get(0).renewals() > 0);
             HeldLease held = this.client.heldLeases().get(0);
             assertThat(this.client.heldLeases()).hasSize(1);

@@ -28,8 +28,10 @@ class LockInspectionTests extends RedisLockTest {
     @Test
     void ownerTokensOnRedisNameTheInstance() throws Exception {
         try (LockLease lease = this.orders.getLock("who").acquire(Duration.ZERO)) {
+            assertThat(this.raw.get("lock:{who}")).as("the hold is 'owner|' until its token is asked for").endsWith("|");
+            long token = lease.fencingToken();
             String hold = this.raw.get("lock:{who}");
-            assertThat(hold).as("the hold is 'owner|token'").endsWith("|" + lease.fencingToken());
+            assertThat(hold).as("the hold is 'owner|token'").endsWith("|" + token);
             String owner = hold.substring(0, hold.lastIndexOf('|'));
             assertThat(owner).startsWith("orders@host-a:1:").doesNotContain(" ", "|");
             assertThat(LockInfo.instanceIdOf(owner)).isEqualTo("orders@host-a:1");
@@ -41,6 +43,7 @@ class LockInspectionTests extends RedisLockTest {
     void inspectionOfAHeldLockNamesHolderLeaseTokenAndWaiters() throws Exception {
         try (LockLease lease = this.orders.getLock("held").acquire(Duration.ZERO, Duration.ofSeconds(20))) {
             this.raw.rpush("lock:{held}:queue", "w1", "w2");
+            lease.fencingToken();
             LockInfo info = this.billing.inspect("held");
             assertThat(info.held()).isTrue();
             assertThat(info.mode()).isEqualTo(LockInfo.Mode.EXCLUSIVE);
@@ -87,12 +90,14 @@ class LockInspectionTests extends RedisLockTest {
 
     @Test
     void inspectionReportsTheHoldersOwnTokenWhenAnotherKindOfTheNameMintedLater() throws Exception {
-        try (LockLease plain = this.orders.getLock("shared-name").acquire(Duration.ZERO);
-                LockLease write = this.billing.getReadWriteLock("shared-name").writeLock().acquire(Duration.ZERO)) {
-            assertThat(write.fencingToken()).isGreaterThan(plain.fencingToken());
+        try (LockLease plain = this.orders.getLock("shared-name").acquire(Duration.ZERO)) {
+            long plainToken = plain.fencingToken();
+            LockLease write = this.billing.getReadWriteLock("shared-name").writeLock().acquire(Duration.ZERO);
+            assertThat(write.fencingToken()).isGreaterThan(plainToken);
             LockInfo info = this.billing.inspect("shared-name");
             assertThat(info.mode()).isEqualTo(LockInfo.Mode.EXCLUSIVE);
-            assertThat(info.fencingToken()).isEqualTo(plain.fencingToken());
+            assertThat(info.fencingToken()).isEqualTo(plainToken);
+            write.close();
         }
     }
 

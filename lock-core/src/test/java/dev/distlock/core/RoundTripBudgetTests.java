@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +33,7 @@ class RoundTripBudgetTests extends RedisLockTest {
     }
 
     @Test
-    void uncontendedAcquireAndReleaseRunNineCommandsInsideRedis() throws Exception {
+    void uncontendedAcquireAndReleaseRunSevenCommandsInsideRedis() throws Exception {
         RedisLockClient client = this.clients.create(LockClientOptions.builder()
             .watchdogLease(Duration.ofMinutes(1)).build());
         RedisLock lock = client.getLock("inner-budget");
@@ -41,8 +42,34 @@ class RoundTripBudgetTests extends RedisLockTest {
 
         lock.tryAcquire().orElseThrow().close();
 
-        assertThat(allCommandCalls()).as("2 scripts; acquire: EXISTS (tombstone and queue in one), TIME, SET GET "
-                + "(the fence, floored at the clock), SET NX GET; release: GET, LPOP, DEL").isEqualTo(9);
+        assertThat(allCommandCalls()).as("2 scripts; acquire: EXISTS (tombstone and queue in one), SET NX PX (the "
+                + "token is minted on request); release: GET, LPOP, DEL").isEqualTo(7);
+    }
+
+    @Test
+    void askingForTheTokenCostsOneScriptOfFourCommandsOnce() throws Exception {
+        RedisLockClient client = this.clients.create(LockClientOptions.builder()
+            .watchdogLease(Duration.ofMinutes(1)).build());
+        RedisLock lock = client.getLock("token-budget");
+        try (LockLease lease = lock.tryAcquire().orElseThrow()) {
+            this.raw.configResetstat();
+            long token = lease.fencingToken();
+            assertThat(lease.fencingToken()).as("asked again: known").isEqualTo(token);
+            assertThat(allCommandCalls()).as("1 script: GET (owner check), TIME, SET GET (the fence, floored at the "
+                    + "clock), SET XX KEEPTTL (the token into the hold)").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void anAsynchronousAcquisitionMintsItsTokenWithTheGrant() throws Exception {
+        RedisLockClient client = this.clients.create(LockClientOptions.builder()
+            .watchdogLease(Duration.ofMinutes(1)).build());
+        RedisLock lock = client.getLock("async-token-budget");
+        try (LockLease lease = lock.acquireAsync(Duration.ZERO).toCompletableFuture().get(10, TimeUnit.SECONDS)) {
+            this.raw.configResetstat();
+            assertThat(lease.fencingToken()).isPositive();
+            assertThat(allCommandCalls()).as("asking costs no call: an async caller must not block").isZero();
+        }
     }
 
     /** Every command Redis ran since the last reset, scripts' inner calls included (not the test's own INFO and CONFIG). */

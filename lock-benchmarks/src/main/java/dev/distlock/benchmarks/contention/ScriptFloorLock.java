@@ -1,7 +1,6 @@
 package dev.distlock.benchmarks.contention;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,33 +15,23 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The floor under distlock's uncontended cycle: the same Redis commands its scripts run when nobody waits, from a
- * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue), {@code TIME} and
- * {@code SET GET PX} (the fencing token, floored at the clock, as distlock mints it) and {@code SET NX PX GET} of the
- * hold {@code owner|token}; release is one {@code EVALSHA} running {@code GET} (owner check), {@code LPOP} (anyone to
- * hand over to?) and {@code DEL}. No lease
- * tracking, watchdog, timeouts, futures or reentrancy, and it never waits: used only in the uncontended scenario.
+ * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue) and {@code SET NX PX} of the
+ * hold {@code owner|} (the fencing token is minted only when the holder asks for it); release is one {@code EVALSHA}
+ * running {@code GET} (owner check), {@code LPOP} (anyone to hand over to?) and {@code DEL}. Both reply with one
+ * integer, as distlock's do on this path. No lease tracking, watchdog, timeouts, futures or reentrancy, and it never
+ * waits: used only in the uncontended scenario.
  *
- * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, fencing, owner
- * check, no barging) whatever the client does; distlock's ratio to it is what the client side costs on top.
+ * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, owner check,
+ * no barging) whatever the client does; distlock's ratio to it is what the client side costs on top.
  */
 final class ScriptFloorLock implements LockClient {
 
     static final LockSubject SUBJECT = LockSubject.of("script floor", false, ScriptFloorLock::new);
 
     private static final String ACQUIRE = """
-            local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
-            if found > 0 then return {0, -1} end
-            local t = redis.call('time')
-            local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local token = string.format('%.0f', now_us)
-            local last = tonumber(redis.call('set', KEYS[2], token, 'px', ARGV[3], 'get') or '0') or 0
-            if last >= now_us then
-                token = string.format('%.0f', last + 1)
-                redis.call('set', KEYS[2], token, 'px', ARGV[3])
-            end
-            local holder = redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'nx', 'px', ARGV[2], 'get')
-            if holder then return {0, -1} end
-            return {1, token}
+            if redis.call('exists', KEYS[4], KEYS[3], KEYS[4]) > 0 then return 0 end
+            if redis.call('set', KEYS[1], ARGV[1] .. '|', 'nx', 'px', ARGV[2]) then return tonumber(ARGV[2]) end
+            return 0
             """;
 
     private static final String RELEASE = """
@@ -53,8 +42,6 @@ final class ScriptFloorLock implements LockClient {
             """;
 
     private static final String LEASE_MILLIS = "30000";
-
-    private static final String FENCE_RETENTION_MILLIS = Long.toString(TimeUnit.DAYS.toMillis(7));
 
     private final RedisClient client;
 
@@ -82,10 +69,9 @@ final class ScriptFloorLock implements LockClient {
     public @Nullable Held tryAcquire(String key, Duration wait) {
         String token = this.tokenPrefix + this.tokens.incrementAndGet();
         String lock = "floor:{" + key + "}";
-        List<Object> reply = run(this.acquireSha, ACQUIRE, ScriptOutputType.MULTI,
-                new String[] { lock, lock + ":fence", lock + ":queue", lock + ":tomb:" + token }, token, LEASE_MILLIS,
-                FENCE_RETENTION_MILLIS);
-        if (((Long) reply.get(0)) != 1L) {
+        Long reply = run(this.acquireSha, ACQUIRE, ScriptOutputType.INTEGER,
+                new String[] { lock, lock + ":fence", lock + ":queue", lock + ":tomb:" + token }, token, LEASE_MILLIS);
+        if (reply == 0L) {
             return null;
         }
         return () -> run(this.releaseSha, RELEASE, ScriptOutputType.INTEGER,

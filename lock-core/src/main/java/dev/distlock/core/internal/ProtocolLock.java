@@ -116,7 +116,7 @@ public final class ProtocolLock implements RedisLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name() + "'");
         }
-        CompletableFuture<Grant> result = startAcquisition(leaseMillis, context, waitTime);
+        CompletableFuture<Grant> result = startAcquisition(leaseMillis, context, waitTime, true);
         Grant grant;
         try {
             grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
@@ -141,14 +141,38 @@ public final class ProtocolLock implements RedisLock {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
-        return new DefaultLockLease(hold, this::releaseOneAsync);
+        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
     }
 
-    private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime) {
+    private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime,
+            boolean tokenOnDemand) {
         if (this.protocol instanceof QueuedProtocol queued) {
-            return new QueuedAcquisition(this.engine, queued, leaseMillis, waitTime).start();
+            return new QueuedAcquisition(this.engine, queued, leaseMillis, waitTime, tokenOnDemand).start();
         }
         return new AcquireOperation(this.engine, this.protocol, leaseMillis, context, waitTime).start();
+    }
+
+    /**
+     * Mints the token of a hold granted without one, on its holder's first request: owner-checked, so a lease that
+     * is no longer the key's gets no token (and learns it lost the lock) instead of one that would outrank its
+     * successor's. See {@link LockLease#fencingToken()}.
+     */
+    private long mintToken(Hold hold) {
+        if (!this.engine.options().fencing()) {
+            return 0;
+        }
+        if (!hold.isValid()) {
+            // Ended before anyone asked: no token, and 0 outranks none that was issued.
+            return 0;
+        }
+        long token = this.replies.awaitUninterruptibly(this.protocol.mintToken(hold.owner()));
+        if (token < 0) {
+            this.engine.watchdog().unwatch(hold);
+            hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
+            throw HoldRelease.lost(hold, "the key no longer holds this lease, so no fencing token was minted for it");
+        }
+        hold.recordFencingToken(token);
+        return token;
     }
 
     /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
@@ -195,7 +219,7 @@ public final class ProtocolLock implements RedisLock {
         if (!hold.retain()) {
             return null;
         }
-        return new DefaultLockLease(hold, this::releaseOneAsync);
+        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
     }
 
     /** Drops one open lease of {@code hold}; the last one stops renewal and then deletes the key if still ours. */
@@ -217,7 +241,8 @@ public final class ProtocolLock implements RedisLock {
         Durations.requireNonNegative("waitTime", waitTime);
         long leaseMillis = leaseMillis(leaseTime);
         this.engine.checkOpen(name());
-        CompletableFuture<Grant> result = startAcquisition(leaseMillis, "", waitTime);
+        // Minted with the grant: an asynchronous caller must not block when it asks for the token.
+        CompletableFuture<Grant> result = startAcquisition(leaseMillis, "", waitTime, false);
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         // Whoever completes the returned future first decides: the lock with a lease or a failure, or the caller by
         // cancel, orTimeout, completeOnTimeout, complete or completeExceptionally. A completion that is not the
@@ -235,7 +260,7 @@ public final class ProtocolLock implements RedisLock {
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
-            if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync))) {
+            if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();

@@ -9,7 +9,7 @@
 --   mode    'lock' (lock key held), 'write' (write key held), 'read' (live read holds only), '' (free)
 --   owner   the holder's owner token; for 'read' the reader whose hold lasts longest; '' when free
 --   pttl    remaining lease of that holder in ms; -1 when free
---   fence   that holder's own fencing token, '0' when free or fencing is off
+--   fence   that holder's own fencing token, '0' when free, fencing is off or the holder has not asked for it yet
 --   queued  waiters: both queues' lengths
 --   readers live read holds
 --@include fence
@@ -34,4 +34,7 @@ if not hold then
     return {'', '', -1, '0', queued, readers}
 end
 local owner, fence = split_hold(hold)
+if fence == '' then
+    fence = '0'
+end
 return {mode, owner, pttl, fence, queued, readers}

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LeaseLossListener;
 import dev.distlock.core.LockLease;
+import dev.distlock.core.internal.protocol.Grant;
 
 /** A lease handle over a {@link Hold}; closing it drops one of the hold's open leases, once. */
 public final class DefaultLockLease implements LockLease {
@@ -18,13 +19,16 @@ public final class DefaultLockLease implements LockLease {
 
     private final HoldReleaser releaser;
 
+    private final TokenMinter minter;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
 
-    public DefaultLockLease(Hold hold, HoldReleaser releaser) {
+    public DefaultLockLease(Hold hold, HoldReleaser releaser, TokenMinter minter) {
         this.hold = hold;
         this.releaser = releaser;
+        this.minter = minter;
     }
 
     @Override
@@ -34,7 +38,8 @@ public final class DefaultLockLease implements LockLease {
 
     @Override
     public long fencingToken() {
-        return this.hold.fencingToken();
+        long token = this.hold.fencingTokenIfMinted();
+        return (token != Grant.UNMINTED) ? token : this.minter.mint(this.hold);
     }
 
     @Override
@@ -78,7 +83,14 @@ public final class DefaultLockLease implements LockLease {
 
     @Override
     public String toString() {
-        return "LockLease[name=" + name() + ", fencingToken=" + fencingToken() + ", held=" + isHeld() + "]";
+        return "LockLease[name=" + name() + ", fencingToken=" + this.hold.knownFencingToken() + ", held=" + isHeld() + "]";
+    }
+
+    /** Mints a hold's fencing token on the holder's first request, blocking for one round trip. */
+    @FunctionalInterface
+    public interface TokenMinter {
+
+        long mint(Hold hold);
     }
 
     /** Releases one open lease of a hold without blocking; the last one releases the key. */

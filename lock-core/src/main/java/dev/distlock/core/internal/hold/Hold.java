@@ -44,6 +44,8 @@ public final class Hold {
 
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
 
+    private volatile long fencingToken;
+
     private volatile long validUntilNanos;
 
     private volatile long lastCheckSentNanos;
@@ -60,6 +62,7 @@ public final class Hold {
         this.driftNanos = Grant.driftNanos(leaseMillis);
         this.watchdog = watchdog;
         this.thread = thread;
+        this.fencingToken = grant.fencingToken();
         this.lastCheckSentNanos = grant.sentAtNanos();
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
     }
@@ -76,8 +79,20 @@ public final class Hold {
         return this.grant.owner();
     }
 
-    long fencingToken() {
-        return this.grant.fencingToken();
+    /** The fencing token, or {@link Grant#UNMINTED} while the holder has not asked for it. */
+    public long fencingTokenIfMinted() {
+        return this.fencingToken;
+    }
+
+    /** Records the token minted for this hold on the holder's request. */
+    public void recordFencingToken(long token) {
+        this.fencingToken = token;
+    }
+
+    /** The token for messages and listings: 0 while none was minted. */
+    long knownFencingToken() {
+        long token = this.fencingToken;
+        return (token == Grant.UNMINTED) ? 0 : token;
     }
 
     public long leaseMillis() {
@@ -202,10 +217,10 @@ public final class Hold {
         if (!this.state.compareAndSet(State.HELD, State.LOST)) {
             return;
         }
-        LeaseLoss lost = new LeaseLoss(this.protocol.lockName(), this.grant.fencingToken(), reason);
+        LeaseLoss lost = new LeaseLoss(this.protocol.lockName(), knownFencingToken(), reason);
         this.loss = lost;
         logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.protocol.lockName(),
-                this.grant.owner(), this.grant.fencingToken(), reason);
+                this.grant.owner(), knownFencingToken(), reason);
         for (LeaseLossListener listener : this.listeners) {
             // Whoever removes a listener tells it, so a listener added concurrently is told exactly once.
             if (this.listeners.remove(listener)) {

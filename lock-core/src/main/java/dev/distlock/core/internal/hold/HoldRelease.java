@@ -97,6 +97,6 @@ public final class HoldRelease {
     public static LockLostException lost(Hold hold, String detail) {
         LeaseLoss loss = hold.loss();
         String reason = (loss != null) ? " (" + loss.reason() + ")" : "";
-        return new LockLostException(hold.lockName(), hold.fencingToken(), "lease lost" + reason + ": " + detail);
+        return new LockLostException(hold.lockName(), hold.knownFencingToken(), "lease lost" + reason + ": " + detail);
     }
 }

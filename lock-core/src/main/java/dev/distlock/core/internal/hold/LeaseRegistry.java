@@ -57,7 +57,7 @@ public final class LeaseRegistry {
         hold.addLossListener((loss) -> lost(hold, entry, loss));
         if (logger.isDebugEnabled()) {
             logger.debug("Acquired lock '{}' (owner {}, fencing token {}, lease {}{})", hold.lockName(), hold.owner(),
-                    hold.fencingToken(), DurationFormat.format(Duration.ofMillis(hold.leaseMillis())),
+                    hold.knownFencingToken(), DurationFormat.format(Duration.ofMillis(hold.leaseMillis())),
                     hold.watchdog() ? ", renewed by the watchdog" : "");
         }
         tell((listener) -> listener.acquired(entry.toLease(hold, System.nanoTime())));
@@ -72,7 +72,7 @@ public final class LeaseRegistry {
         long now = System.nanoTime();
         if (logger.isDebugEnabled()) {
             logger.debug("Releasing lock '{}' (owner {}, fencing token {}) after {}", hold.lockName(), hold.owner(),
-                    hold.fencingToken(), DurationFormat.format(Duration.ofNanos(now - entry.acquiredAtNanos)));
+                    hold.knownFencingToken(), DurationFormat.format(Duration.ofNanos(now - entry.acquiredAtNanos)));
         }
         tell((listener) -> listener.released(entry.toLease(hold, now)));
     }
@@ -125,7 +125,7 @@ public final class LeaseRegistry {
 
         HeldLease toLease(Hold hold, long now) {
             Thread thread = hold.thread();
-            return new HeldLease(hold.lockName(), kind(hold.protocol()), hold.owner(), hold.fencingToken(),
+            return new HeldLease(hold.lockName(), kind(hold.protocol()), hold.owner(), hold.knownFencingToken(),
                     Duration.ofNanos(Math.max(0, now - this.acquiredAtNanos)), hold.remainingValidity(),
                     Duration.ofMillis(hold.leaseMillis()), hold.watchdog(), this.renewals.get(),
                     Duration.ofNanos(Math.max(0, now - hold.lastCheckSentNanos())),

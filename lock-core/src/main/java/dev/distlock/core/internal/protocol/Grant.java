@@ -6,10 +6,14 @@ import java.util.concurrent.TimeUnit;
  * A successful acquire as Redis answered it.
  *
  * @param owner the owner token written to the lock key
- * @param fencingToken the token minted for this acquisition
+ * @param fencingToken the token minted for this acquisition, or {@link #UNMINTED} when it is minted on the holder's
+ * request (the uncontended path of a queued lock)
  * @param sentAtNanos {@code System.nanoTime()} just before the request was sent: validity counts from here
  */
 public record Grant(String owner, long fencingToken, long sentAtNanos) {
+
+    /** The token of a hold granted without one: it is minted when the holder first asks for it. */
+    public static final long UNMINTED = -1;
 
     /** Whether the lease, counted from the send time less drift, was over on arrival: using it would be unprotected. */
     public boolean expiredOnArrival(long leaseMillis) {

@@ -85,7 +85,7 @@ public final class LockCommands {
                 ScriptOutputType.MULTI, keys, required, this.options.replicaAckTimeout().toMillis(), args);
         return withTimeout(reply.thenApply((acknowledged) -> {
             List<Object> values = acknowledged.reply();
-            if (toLong(values.get(0)) == 1) {
+            if (granted(values)) {
                 checkAcknowledged(lockName, acknowledged.replicas());
             }
             return values;
@@ -134,6 +134,16 @@ public final class LockCommands {
         return reply.thenApply((owned) -> owned == 1L);
     }
 
+    /**
+     * Mints the fencing token of {@code owner}'s hold on {@code key} if it has none yet (mint.lua). Completes with the
+     * token, or with -1 when {@code owner} does not hold the key.
+     */
+    CompletableFuture<Long> mintToken(String key, String fenceKey, String owner) {
+        CompletableFuture<List<Object>> reply = eval(LuaScript.MINT, ScriptOutputType.MULTI,
+                new String[] { key, fenceKey }, owner, fencingArgument());
+        return reply.thenApply((values) -> (toLong(values.get(0)) == 1) ? toLong(values.get(1)) : -1L);
+    }
+
     CompletableFuture<Boolean> exists(String key) {
         return withTimeout(this.gateway.exists(key));
     }
@@ -148,6 +158,11 @@ public final class LockCommands {
             return number;
         }
         return Long.parseLong(String.valueOf(value));
+    }
+
+    /** Whether an acquire script's reply is a grant: {@code {1, ...}}, or the queued lock's uncontended lease alone. */
+    static boolean granted(List<Object> reply) {
+        return reply.size() == 1 || toLong(reply.get(0)) == 1;
     }
 
     /** Parses the {@code {status, value}} reply of the acquire scripts. */

@@ -44,6 +44,14 @@ public interface LockProtocol {
      */
     CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context, boolean willWait);
 
+    /**
+     * Mints the fencing token of {@code owner}'s hold, granted without one ({@link Grant#UNMINTED}); completes with
+     * the token, or -1 when {@code owner} does not hold the lock. Only queued locks grant holds without a token.
+     */
+    default CompletableFuture<Long> mintToken(String owner) {
+        return CompletableFuture.failedFuture(new IllegalStateException(kind() + " locks mint tokens with the grant"));
+    }
+
     /** Extends ({@code leaseMillis > 0}) or only confirms ({@code 0}) the hold of {@code owner}; true while owned. */
     CompletableFuture<Boolean> renew(String owner, long leaseMillis);
 

@@ -6,7 +6,8 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer of {@code acquire.lua} for a queued lock.
+ * The answer of {@code acquire.lua} for a queued lock: a grant ({@code {1, token, remaining lease}}, or the lease alone
+ * on the uncontended path, the token then left to the holder's request), or a refusal.
  *
  * @param grant the grant when the caller holds the lock (granted now or handed over earlier), otherwise null
  * @param holderPttlMillis the holder's remaining lease when refused, {@code -1} when unknown
@@ -20,8 +21,13 @@ public record QueueReply(@Nullable Grant grant, long holderPttlMillis, String en
         long sentAtNanos, String holder) {
 
     static QueueReply parse(List<Object> reply, String owner, long leaseMillis, long sentAtNanos) {
+        if (reply.size() == 1) {
+            // The uncontended path's grant (the lease alone): the token is left to the holder's request.
+            return new QueueReply(new Grant(owner, Grant.UNMINTED, sentAtNanos), -1, "", -1, 0, sentAtNanos, "");
+        }
         if (LockCommands.toLong(reply.get(0)) == 1) {
-            long token = LockCommands.toLong(reply.get(1));
+            String minted = String.valueOf(reply.get(1));
+            long token = minted.isEmpty() ? Grant.UNMINTED : Long.parseLong(minted);
             long remainingMillis = LockCommands.toLong(reply.get(2));
             // Every grant gets the full lease from the script run (an offer found by a check is confirmed by it);
             // should a reply report less, validity counts from an earlier send time, so it ends when the key expires.

@@ -97,22 +97,31 @@ public class QueuedProtocol implements LockProtocol {
     @Override
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
-        return attempt(owner, leaseMillis, 0, "").thenApply((reply) -> new AttemptResult(reply.grant(),
+        return attempt(owner, leaseMillis, 0, "", false).thenApply((reply) -> new AttemptResult(reply.grant(),
                 reply.holderPttlMillis()));
     }
 
     /**
      * One acquire attempt. With {@code waitMillis > 0} a refused caller is queued (or, with its {@code entry} from an
-     * earlier reply, keeps its place and learns where it stands); with 0 it never queues.
+     * earlier reply, keeps its place and learns where it stands); with 0 it never queues. With
+     * {@code tokenOnDemand} a grant on the uncontended path leaves its fencing token to {@link #mintToken}: for callers
+     * that can block when the holder asks for it.
      */
-    public CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry) {
+    public CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry,
+            boolean tokenOnDemand) {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(this.layout.acquire(), lockName(),
                 keys(this.keys.tombstoneKey(owner)),
                 owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
                 this.wakeChannel, this.engine.commands().publishCommand(),
-                this.engine.commands().listenerCountArgument(), entry, this.engine.commands().offerArgument());
+                this.engine.commands().listenerCountArgument(), entry, this.engine.commands().offerArgument(),
+                tokenOnDemand ? "1" : "0");
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
+    }
+
+    @Override
+    public CompletableFuture<Long> mintToken(String owner) {
+        return this.engine.commands().mintToken(this.layout.lockKey(), this.keys.fenceKey(), owner);
     }
 
     @Override
@@ -171,6 +180,10 @@ public class QueuedProtocol implements LockProtocol {
 
     private CompletableFuture<Boolean> run(String mode, String owner, String fourthKey, String extra) {
         return script(mode, owner, fourthKey, extra).thenApply((values) -> {
+            if (values.size() == 1) {
+                // A plain release's own reply: released or not, nobody offered the lock.
+                return LockCommands.toLong(values.get(0)) == 1L;
+            }
             watchOffer(values);
             return LockCommands.toLong(values.get(0)) == 1L;
         });

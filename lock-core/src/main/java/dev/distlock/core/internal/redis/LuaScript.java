@@ -26,16 +26,12 @@ public record LuaScript(String name, String body, String sha1) {
     /** Queued locks: release, leave, abandon or force, handing over to the next live waiter. */
     public static final LuaScript RELEASE = load("release");
 
-
+    /** Queued locks: mints the token of a hold taken without one, at the holder's request. */
+    public static final LuaScript MINT = load("mint");
 
     public static final LuaScript RENEW = load("renew");
 
-
     public static final LuaScript ABANDON = load("abandon");
-
-
-
-
 
     public static final LuaScript READ_ACQUIRE = load("read-acquire");
 
@@ -62,7 +58,7 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript REDLOCK_FORCE_RELEASE = load("redlock-force-release");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RENEW,
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, MINT, RENEW,
             ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, FORCE_RELEASE, INSPECT,
             REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE);
 

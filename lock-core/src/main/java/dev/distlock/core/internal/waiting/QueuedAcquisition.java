@@ -69,10 +69,22 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     /** A subscription or attempt is on its way: its completion takes the next step, and the room's calls wait. */
     private boolean stepPending;
 
+    private final boolean tokenOnDemand;
+
     public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
+        this(engine, protocol, leaseMillis, waitTime, false);
+    }
+
+    /**
+     * With {@code tokenOnDemand} a grant on the uncontended path leaves its fencing token to the holder's request:
+     * for callers that may block when they ask for it (see {@code QueuedProtocol.attempt}).
+     */
+    public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime,
+            boolean tokenOnDemand) {
         this.engine = engine;
         this.protocol = protocol;
         this.request = AcquisitionRequest.startingNow(engine.newOwner(), leaseMillis, waitTime);
+        this.tokenOnDemand = tokenOnDemand;
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
@@ -105,7 +117,8 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         }
         long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos()))
                 : 0;
-        this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), waitMillis, this.entry)
+        this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), waitMillis, this.entry,
+                this.tokenOnDemand)
             .whenComplete(this::onReply);
     }
 

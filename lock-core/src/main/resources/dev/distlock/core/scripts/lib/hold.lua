@@ -1,12 +1,14 @@
 -- Shared by the scripts that store or read holds (spliced in where a script says '--@include hold'; see LuaScript).
 -- A hold is stored as 'owner|token' (the lock or write key's value, a reader's member): the owner and the fencing
--- token minted for that very hold, so a check, a reentry or an inspection reports the holder's own token.
+-- token minted for that very hold, so a check, a reentry or an inspection reports the holder's own token. A hold taken
+-- on the uncontended path of acquire.lua with its token left to the holder's request is 'owner|' until mint.lua runs.
 local function hold_of(owner, token)
     return owner .. '|' .. token
 end
--- The owner and token of a stored hold; a value without a token (written before tokens were stored) has token '0'.
+-- The owner and token of a stored hold: token '' when it is still to be minted, '0' for a value without '|' (written
+-- before tokens were stored).
 local function split_hold(value)
-    local owner, token = string.match(value, '^(.*)|(%d+)$')
+    local owner, token = string.match(value, '^(.*)|(%d*)$')
     if owner then
         return owner, token
     end

@@ -1,0 +1,149 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * A blocking acquisition that finds the lock free leaves its fencing token to the holder's first request: the mint is
+ * owner-checked, so tokens stay ordered like the holds themselves whenever they are asked for, and a lease that is no
+ * longer the key's gets no token at all.
+ */
+class TokensOnRequestTests extends RedisLockTest {
+
+    @Test
+    void aLeaseThatLostItsKeyGetsNoTokenAndMintsNothing(LockClients clients, RedisCommands<String, String> raw)
+            throws Exception {
+        // A long lease: no renewal notices the deletion before the holder asks.
+        RedisLock first = clients.create(LockClientOptions.builder().watchdogLease(Duration.ofMinutes(1)).build())
+            .getLock("late-ask");
+        LockLease stale = first.acquire(Duration.ZERO);
+        raw.del("lock:{late-ask}");
+        long successorToken;
+        try (LockLease successor = clients.create().getLock("late-ask").acquire(Duration.ZERO)) {
+            successorToken = successor.fencingToken();
+            String counter = raw.get("lock:{late-ask}:fence");
+
+            assertThatExceptionOfType(LockLostException.class).isThrownBy(stale::fencingToken)
+                .withMessageContaining("late-ask")
+                .withMessageContaining("no fencing token");
+            assertThat(raw.get("lock:{late-ask}:fence")).as("nothing minted for the stale lease").isEqualTo(counter);
+            assertThat(raw.get("lock:{late-ask}")).endsWith("|" + successorToken);
+        }
+        assertThat(successorToken).isPositive();
+    }
+
+    @Test
+    void aLeaseThatEndedBeforeItsTokenWasAskedForHasTokenZero(LockClients clients) throws Exception {
+        RedisLock lock = clients.create().getLock("ended");
+        LockLease closed = lock.acquire(Duration.ZERO);
+        closed.close();
+        assertThat(closed.fencingToken()).isZero();
+        try (LockLease next = lock.acquire(Duration.ZERO)) {
+            assertThat(next.fencingToken()).isPositive();
+        }
+    }
+
+    @Test
+    void tokensFollowTheHoldsWhenAskedForLateAndWhenMintedWithTheGrant(LockClients clients) throws Exception {
+        RedisLock blocking = clients.create().getLock("mixed");
+        RedisLock async = clients.create().getLock("mixed");
+        long highest = 0;
+        for (int i = 0; i < 4; i++) {
+            long token;
+            if (i % 2 == 0) {
+                try (LockLease lease = blocking.acquire(Duration.ofSeconds(5))) {
+                    Thread.sleep(5);
+                    token = lease.fencingToken();
+                }
+            }
+            else {
+                try (LockLease lease = async.acquireAsync(Duration.ofSeconds(5)).toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS)) {
+                    token = lease.fencingToken();
+                }
+            }
+            assertThat(token).as("grant %d", i).isGreaterThan(highest);
+            highest = token;
+        }
+    }
+
+    @Test
+    void concurrentRequestsOfOneLeaseGetOneToken(LockClients clients, RedisCommands<String, String> raw)
+            throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try (LockLease lease = clients.create().getLock("asked-at-once").acquire(Duration.ZERO)) {
+            List<Future<Long>> asks = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                asks.add(threads.submit(lease::fencingToken));
+            }
+            long token = asks.get(0).get(10, TimeUnit.SECONDS);
+            for (Future<Long> ask : asks) {
+                assertThat(ask.get(10, TimeUnit.SECONDS)).isEqualTo(token);
+            }
+            assertThat(raw.get("lock:{asked-at-once}")).endsWith("|" + token);
+            assertThat(clients.create().inspect("asked-at-once").fencingToken()).isEqualTo(token);
+        }
+        finally {
+            threads.shutdownNow();
+            assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void aNestedLeaseSharesTheTokenWhoeverAsksFirst(LockClients clients) throws Exception {
+        RedisLock lock = clients.create().getLock("nested-ask");
+        try (LockLease outer = lock.acquire(Duration.ZERO); LockLease inner = lock.acquire(Duration.ZERO)) {
+            long token = inner.fencingToken();
+            assertThat(outer.fencingToken()).isEqualTo(token).isPositive();
+        }
+    }
+
+    @Test
+    void withFencingOffTheTokenIsZeroAndNothingIsWritten(LockClients clients, RedisCommands<String, String> raw)
+            throws Exception {
+        RedisLock lock = clients.create(LockClientOptions.builder().fencing(false).build()).getLock("unfenced");
+        try (LockLease lease = lock.acquire(Duration.ZERO)) {
+            assertThat(lease.fencingToken()).isZero();
+        }
+        assertThat(raw.keys("lock:{unfenced}*")).isEmpty();
+    }
+
+    @Test
+    void aHandedOverGrantCarriesItsTokenAlready(LockClients clients, RedisCommands<String, String> raw)
+            throws Exception {
+        RedisLock holder = clients.create().getLock("handed");
+        LockLease held = holder.acquire(Duration.ZERO);
+        long heldToken = held.fencingToken();
+        CompletableFuture<LockLease> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return clients.create().getLock("handed").acquire(Duration.ofSeconds(20));
+            }
+            catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (raw.llen("lock:{handed}:queue") == 0 && System.nanoTime() - until < 0) {
+            Thread.sleep(10);
+        }
+        held.close();
+        try (LockLease next = waiting.get(20, TimeUnit.SECONDS)) {
+            String hold = raw.get("lock:{handed}");
+            assertThat(hold).as("minted with the handoff").doesNotEndWith("|");
+            assertThat(next.fencingToken()).isGreaterThan(heldToken);
+            assertThat(hold).endsWith("|" + next.fencingToken());
+        }
+    }
+}
