@@ -146,4 +146,24 @@ class TokensOnRequestTests extends RedisLockTest {
             assertThat(hold).endsWith("|" + next.fencingToken());
         }
     }
+
+    @Test
+    void aFreeLockWithALiveWaiterQueuedGoesToTheWaiterNotToANewCaller(LockClients clients,
+            RedisCommands<String, String> raw) throws Exception {
+        LockLease held = clients.create().getLock("free-with-waiter").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = clients.create().getLock("free-with-waiter")
+            .acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (raw.llen("lock:{free-with-waiter}:queue") == 0 && System.nanoTime() - until < 0) {
+            Thread.sleep(10);
+        }
+        // As if the holder's lease ran out: the key is gone, nobody was told, the waiter is still queued.
+        raw.del("lock:{free-with-waiter}");
+
+        assertThat(clients.create().getLock("free-with-waiter").tryAcquire()).as("no barging").isEmpty();
+        try (LockLease lease = waiting.get(20, TimeUnit.SECONDS)) {
+            assertThat(lease.isHeld()).isTrue();
+        }
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
+    }
 }

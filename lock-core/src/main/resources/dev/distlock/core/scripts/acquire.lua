@@ -15,12 +15,9 @@
 -- ARGV[7] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
 -- ARGV[8] the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
 -- ARGV[9] how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
--- ARGV[10] '1' when a grant on the uncontended path may leave its fencing token to the holder's request (mint.lua);
---          '0' to mint it with the grant
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
--- confirmed by this call; token '' when still to be minted), the lease in ms alone when granted on the uncontended
--- path with the token left to the holder's request, or {0, holder pttl or -1, queue entry or '', position in the
--- queue or -1, server time in us, holder owner or ''}.
+-- confirmed by this call), or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in
+-- us, holder owner or ''}.
 --@include fence
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
 local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
@@ -28,20 +25,11 @@ if found >= 2 then
     return {0, -1, '', -1, '0', ''}
 end
 local holder
-if found == 0 and ARGV[10] == '1' then
+if found == 0 then
     -- Nobody queued, the uncontended case: taken here if free, before the queue functions below are defined
-    -- (defining them costs Redis about as much CPU as this path's commands). The hold is 'owner|' (lib/hold.lua,
-    -- written out here: that library is defined only after this path); its token is minted when the holder asks for
-    -- it (mint.lua), which is still owner-checked and so still ordered with every other holder's. A reply of one
-    -- integer: a table costs Redis more to convert.
-    if redis.call('set', KEYS[1], ARGV[1] .. '|', 'nx', 'px', ARGV[2]) then
-        return tonumber(ARGV[2])
-    end
-    holder = redis.call('get', KEYS[1])
-elseif found == 0 then
-    -- The same, minting the token with the grant (the caller cannot ask for it later without blocking). A refused
-    -- caller wastes a token.
+    -- (defining them costs Redis about as much CPU as this path's commands). A refused caller wastes a token.
     local token = mint(KEYS[2], ARGV[3])
+    -- The hold 'owner|token' (lib/hold.lua), written out here: that library is defined only after this path.
     holder = redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'nx', 'px', ARGV[2], 'get')
     if not holder then
         return {1, token, tonumber(ARGV[2])}

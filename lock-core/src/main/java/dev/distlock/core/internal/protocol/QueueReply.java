@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer of {@code acquire.lua} for a queued lock: a grant ({@code {1, token, remaining lease}}, or the lease alone
- * on the uncontended path, the token then left to the holder's request), or a refusal.
+ * The answer of {@code acquire.lua} or {@code take.lua} for a queued lock: a grant ({@code {1, token, remaining
+ * lease}}, or the lease alone from {@code take.lua}, the token then left to the holder's request), or a refusal.
  *
  * @param grant the grant when the caller holds the lock (granted now or handed over earlier), otherwise null
  * @param holderPttlMillis the holder's remaining lease when refused, {@code -1} when unknown

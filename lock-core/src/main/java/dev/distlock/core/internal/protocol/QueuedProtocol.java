@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queued lock behind the reentrant lock, the fair lock and the members of a multi-lock: one key holding the owner
@@ -31,17 +32,19 @@ public class QueuedProtocol implements LockProtocol {
      * @param lockKey the key holding the owner token
      * @param queueKey the list of waiters
      * @param acquire the acquire script (KEYS: lock, fence, queue, tombstone, then {@code extraKeys})
+     * @param take the script that takes a free lock nobody queues for with the token left to the holder's request
+     * (KEYS: lock, queue, tombstone), or null when this kind has none
      * @param release the release script (KEYS: lock, fence, queue, tombstone or unused, then {@code extraKeys};
      * ARGV: mode, owner, fencing, publish command, listener counts, mode argument, then {@code extraReleaseArgs})
      * @param extraKeys keys both scripts take after the first four
      * @param extraReleaseArgs arguments the release script takes after the first six
      */
-    record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, LuaScript release,
-            List<String> extraKeys, List<String> extraReleaseArgs) {
+    record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, @Nullable LuaScript take,
+            LuaScript release, List<String> extraKeys, List<String> extraReleaseArgs) {
 
         static Layout of(LockKeys names) {
-            return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.RELEASE,
-                    List.of(), List.of());
+            return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.TAKE,
+                    LuaScript.RELEASE, List.of(), List.of());
         }
     }
 
@@ -109,13 +112,27 @@ public class QueuedProtocol implements LockProtocol {
      */
     public CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry,
             boolean tokenOnDemand) {
+        LuaScript take = this.layout.take();
+        if (take == null || !tokenOnDemand || waitMillis != 0 || !entry.isEmpty()) {
+            return fullAttempt(owner, leaseMillis, waitMillis, entry);
+        }
+        long sentAt = System.nanoTime();
+        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(take, lockName(),
+                new String[] { this.layout.lockKey(), this.queueKey, this.keys.tombstoneKey(owner) }, owner,
+                Long.toString(leaseMillis));
+        return reply.thenCompose((values) -> (values.size() == 2)
+                // Free, but waiters queue: the full script offers it to the first live one (or to this caller).
+                ? fullAttempt(owner, leaseMillis, 0, "")
+                : CompletableFuture.completedFuture(QueueReply.parse(values, owner, leaseMillis, sentAt)));
+    }
+
+    private CompletableFuture<QueueReply> fullAttempt(String owner, long leaseMillis, long waitMillis, String entry) {
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(this.layout.acquire(), lockName(),
                 keys(this.keys.tombstoneKey(owner)),
                 owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
                 this.wakeChannel, this.engine.commands().publishCommand(),
-                this.engine.commands().listenerCountArgument(), entry, this.engine.commands().offerArgument(),
-                tokenOnDemand ? "1" : "0");
+                this.engine.commands().listenerCountArgument(), entry, this.engine.commands().offerArgument());
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
     }
 

@@ -19,7 +19,7 @@ final class WriteProtocol extends QueuedProtocol {
     private final ReadWriteKeys keys;
 
     WriteProtocol(LockEngine engine, ReadWriteKeys keys) {
-        super(engine, new Layout(keys.names(), keys.writeKey(), keys.writerQueueKey(), LuaScript.WRITE_ACQUIRE,
+        super(engine, new Layout(keys.names(), keys.writeKey(), keys.writerQueueKey(), LuaScript.WRITE_ACQUIRE, null,
                 LuaScript.WRITE_RELEASE, List.of(keys.readersKey()), List.of(keys.names().channel())));
         this.keys = keys;
     }

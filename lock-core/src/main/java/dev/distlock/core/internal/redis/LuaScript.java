@@ -26,6 +26,9 @@ public record LuaScript(String name, String body, String sha1) {
     /** Queued locks: release, leave, abandon or force, handing over to the next live waiter. */
     public static final LuaScript RELEASE = load("release");
 
+    /** Queued locks: takes a free lock nobody queues for, leaving the token to the holder's request. */
+    public static final LuaScript TAKE = load("take");
+
     /** Queued locks: mints the token of a hold taken without one, at the holder's request. */
     public static final LuaScript MINT = load("mint");
 
@@ -58,7 +61,7 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript REDLOCK_FORCE_RELEASE = load("redlock-force-release");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, MINT, RENEW,
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, RELEASE, MINT, RENEW,
             ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, FORCE_RELEASE, INSPECT,
             REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE);
 
