@@ -9,7 +9,7 @@ import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.spring.aop.LockAdviceListener;
+import dev.distlock.spring.annotation.LockAdviceListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

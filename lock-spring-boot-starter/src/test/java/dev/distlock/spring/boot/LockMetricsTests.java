@@ -9,7 +9,7 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.LockContext;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
