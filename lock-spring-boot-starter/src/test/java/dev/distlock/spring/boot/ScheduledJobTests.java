@@ -9,6 +9,7 @@ import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.observation.DistributedLockMetricsAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.boot;
+package dev.distlock.spring.boot.observation;
 
 import java.time.Duration;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.boot;
+package dev.distlock.spring.boot.observation;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -10,6 +10,10 @@ import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.boot.BootLine;
+import dev.distlock.spring.boot.LockContextRunners;
+import dev.distlock.spring.boot.LockedRunner;
+import dev.distlock.spring.boot.Unchecked;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

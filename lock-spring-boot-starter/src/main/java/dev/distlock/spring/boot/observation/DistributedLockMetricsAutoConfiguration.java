@@ -1,7 +1,8 @@
-package dev.distlock.spring.boot;
+package dev.distlock.spring.boot.observation;
 
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
