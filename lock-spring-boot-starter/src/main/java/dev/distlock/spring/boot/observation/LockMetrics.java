@@ -29,7 +29,8 @@ final class LockMetrics implements LockAdviceListener {
 
     static final String ACQUIRE = "distlock.acquire";
 
-    static final String LEASES_LOST = "distlock.leases.lost";
+    /** The name of the observation of every lost lease too: one name for a lost lease across meters. */
+    static final String LEASE_LOST = LockObservations.LEASE_LOST;
 
     static final String SCHEDULED_SKIPPED = "distlock.scheduled.skipped";
 
@@ -65,7 +66,7 @@ final class LockMetrics implements LockAdviceListener {
 
     @Override
     public void leaseLost(String declaration, LeaseLoss loss) {
-        Counter.builder(LEASES_LOST)
+        Counter.builder(LEASE_LOST)
             .description("Leases of @DistributedLock methods lost before they were released")
             .tag("name", declaration)
             .tag("reason", tagValue(loss.reason()))
