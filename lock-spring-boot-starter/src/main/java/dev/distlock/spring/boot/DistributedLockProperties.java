@@ -17,9 +17,10 @@ import org.springframework.util.StringUtils;
 
 /**
  * Configuration properties of distributed locks, under {@code distributed-lock}: a plain holder. The values are
- * checked when the beans that use them are created ({@code LockOptionsMapper}, which reuses the limits of
- * {@link dev.distlock.core.LockClientOptions}): an invalid value fails the application start with an
- * {@code InvalidConfigurationPropertyValueException} naming the property.
+ * checked once, when the auto-configuration maps them to the {@code LockClientSettings} bean every lock client is
+ * built from ({@code LockOptionsMapper}, which reuses the limits of {@link dev.distlock.core.LockClientOptions}): an
+ * invalid value fails the application start with an {@code InvalidConfigurationPropertyValueException} naming the
+ * property.
  */
 @ConfigurationProperties(DistributedLockProperties.PREFIX)
 public class DistributedLockProperties {

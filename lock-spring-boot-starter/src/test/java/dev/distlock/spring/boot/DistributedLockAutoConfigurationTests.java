@@ -71,6 +71,18 @@ class DistributedLockAutoConfigurationTests {
     }
 
     @Test
+    void propertiesAreMappedOnceForEveryLockClient() {
+        this.contextRunner.withPropertyValues("distributed-lock.redis.url=" + lockRedis().uri()).run((context) -> {
+            LockClientSettings settings = context.getBean(LockClientSettings.class);
+            assertThat(context.getBean(RedisLockClient.class).options()).isSameAs(settings.clientOptions());
+        });
+        this.contextRunner.run((context) -> {
+            LockClientSettings settings = context.getBean(LockClientSettings.class);
+            assertThat(context.getBean(RedisLockClient.class).options()).isSameAs(settings.clientOptions());
+        });
+    }
+
+    @Test
     void clientAndTemplateFollowTheProperties() {
         this.contextRunner
             .withPropertyValues("distributed-lock.key-prefix=app-locks:", "distributed-lock.lease-time=2s",
