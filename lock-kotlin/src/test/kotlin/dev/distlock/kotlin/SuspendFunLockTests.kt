@@ -2,8 +2,8 @@ package dev.distlock.kotlin
 
 import dev.distlock.core.LockNotAcquiredException
 import dev.distlock.core.RedisLockClient
-import dev.distlock.spring.aop.DistributedLock
-import dev.distlock.spring.aop.OnNotAcquired
+import dev.distlock.spring.annotation.DistributedLock
+import dev.distlock.spring.annotation.OnNotAcquired
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration
 import dev.distlock.testsupport.RedisExtension
 import io.lettuce.core.RedisClient

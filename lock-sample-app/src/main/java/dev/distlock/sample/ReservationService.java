@@ -4,8 +4,8 @@ import java.time.Duration;
 
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockTemplate;
-import dev.distlock.spring.aop.DistributedLock;
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockContext;
 
 import org.springframework.stereotype.Service;
 

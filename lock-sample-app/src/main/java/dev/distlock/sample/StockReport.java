@@ -1,7 +1,7 @@
 package dev.distlock.sample;
 
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.spring.aop.DistributedLock;
+import dev.distlock.spring.annotation.DistributedLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

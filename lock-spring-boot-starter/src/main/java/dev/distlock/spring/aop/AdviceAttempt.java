@@ -7,7 +7,8 @@ import java.util.function.Supplier;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
-import dev.distlock.spring.aop.LockAdviceListener.Outcome;
+import dev.distlock.spring.annotation.LockAdviceListener;
+import dev.distlock.spring.annotation.LockAdviceListener.Outcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,6 +3,7 @@ package dev.distlock.spring.aop;
 import java.lang.reflect.Method;
 import java.util.Objects;
 
+import dev.distlock.spring.annotation.DistributedLock;
 import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.ClassFilter;
@@ -14,7 +15,7 @@ import org.springframework.core.annotation.AnnotationUtils;
 
 /**
  * The infrastructure advisor that applies a {@link DistributedLockInterceptor} to every method carrying
- * {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} (directly, through a composed annotation, or on an
+ * {@link DistributedLock @DistributedLock} (directly, through a composed annotation, or on an
  * overridden or interface method). Picked up by any Spring auto-proxy creator, so it works with and without AspectJ
  * auto-proxying.
  *

@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 
 import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;

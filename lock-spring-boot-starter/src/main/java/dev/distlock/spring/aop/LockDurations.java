@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.spring.annotation.DistributedLock;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.convert.DurationStyle;

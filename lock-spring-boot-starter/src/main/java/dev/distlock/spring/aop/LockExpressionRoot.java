@@ -2,6 +2,7 @@ package dev.distlock.spring.aop;
 
 import java.lang.reflect.Method;
 
+import dev.distlock.spring.annotation.DistributedLock;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -4,6 +4,9 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockType;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.Expression;

@@ -11,6 +11,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.core.RedLockClient;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockType;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -143,24 +146,7 @@ public final class LockOperationSource {
         String[] multiKeys = annotation.keys();
         boolean multiKey = multiKeys.length > 0;
         LockType type = annotation.type();
-        if (multiKey && !keySource.isEmpty()) {
-            throw invalid.because("keys", Arrays.toString(multiKeys), "key = \"" + keySource + "\" is set too, but"
-                    + " key and keys are mutually exclusive: use key for one lock, keys for a multi-key lock");
-        }
-        if (multiKey && type != LockType.REENTRANT) {
-            throw invalid.because("type", type.name(), "a multi-key lock (keys = " + Arrays.toString(multiKeys)
-                    + ") is only supported with type = REENTRANT; use key for a single " + type + " lock");
-        }
-        if (name.isEmpty() && keySource.isEmpty() && !multiKey) {
-            throw invalid.because("name", annotation.name(), "key is empty too, and at least one must be set: name"
-                    + " for a fixed lock name, key for a SpEL expression such as \"#order.id\", or both (the name then"
-                    + " prefixes the key)");
-        }
-        if (type == LockType.REDLOCK && !redLockAvailable()) {
-            throw invalid.because("type", type.name(), "RedLock needs independent Redis masters, but none are"
-                    + " configured: set distributed-lock.redlock.nodes to at least 3 redis:// URIs (or define a "
-                    + RedLockClient.class.getSimpleName() + " bean)");
-        }
+        checkNameKeysAndType(annotation, invalid);
         List<LockOperation.Key> keys = parseKeys(keySource, annotation, method, invalid);
         boolean scheduled = isScheduled(method);
         Duration waitTime = this.durations.waitTime(annotation.waitTime(), invalid);
@@ -192,17 +178,49 @@ public final class LockOperationSource {
         }
         FallbackMethods.Fallback fallback = FallbackMethods.resolve(onNotAcquired, annotation.fallback(), method,
                 targetClass, invalid);
+        checkSkipHasAnEmptyValue(onNotAcquired, annotation, returnType, invalid);
+        String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
+        return new LockOperation(method, targetClass, invalid.description(), declaration, type, name,
+                keys, multiKey, waitTime, leaseTime, onNotAcquired,
+                (fallback != null) ? fallback.method() : null, fallback != null && fallback.takesException(),
+                returnType == Optional.class, returnKind, scheduled, holdAtLeast);
+    }
+
+    /** The combinations of name, key, keys and type that cannot work, and a RedLock type without RedLock nodes. */
+    private void checkNameKeysAndType(DistributedLock annotation, InvalidDeclaration invalid) {
+        String keySource = annotation.key().trim();
+        String[] multiKeys = annotation.keys();
+        boolean multiKey = multiKeys.length > 0;
+        LockType type = annotation.type();
+        if (multiKey && !keySource.isEmpty()) {
+            throw invalid.because("keys", Arrays.toString(multiKeys), "key = \"" + keySource + "\" is set too, but"
+                    + " key and keys are mutually exclusive: use key for one lock, keys for a multi-key lock");
+        }
+        if (multiKey && type != LockType.REENTRANT) {
+            throw invalid.because("type", type.name(), "a multi-key lock (keys = " + Arrays.toString(multiKeys)
+                    + ") is only supported with type = REENTRANT; use key for a single " + type + " lock");
+        }
+        if (annotation.name().trim().isEmpty() && keySource.isEmpty() && !multiKey) {
+            throw invalid.because("name", annotation.name(), "key is empty too, and at least one must be set: name"
+                    + " for a fixed lock name, key for a SpEL expression such as \"#order.id\", or both (the name then"
+                    + " prefixes the key)");
+        }
+        if (type == LockType.REDLOCK && !redLockAvailable()) {
+            throw invalid.because("type", type.name(), "RedLock needs independent Redis masters, but none are"
+                    + " configured: set distributed-lock.redlock.nodes to at least 3 redis:// URIs (or define a "
+                    + RedLockClient.class.getSimpleName() + " bean)");
+        }
+    }
+
+    /** SKIP returns the empty value of the method's type, which a primitive other than void does not have. */
+    private static void checkSkipHasAnEmptyValue(OnNotAcquired onNotAcquired, DistributedLock annotation,
+            Class<?> returnType, InvalidDeclaration invalid) {
         if (onNotAcquired == OnNotAcquired.SKIP && returnType.isPrimitive() && returnType != void.class) {
             String why = (annotation.onNotAcquired() == OnNotAcquired.DEFAULT)
                     ? " (the default for a @Scheduled method)" : "";
             throw invalid.because("onNotAcquired", "SKIP" + why, "the method returns " + returnType.getName()
                     + ", which has no empty value: return a wrapper or Optional, or use FALLBACK");
         }
-        String declaration = name.isEmpty() ? ClassUtils.getShortName(targetClass) + "." + method.getName() : name;
-        return new LockOperation(method, targetClass, invalid.description(), declaration, type, name,
-                keys, multiKey, waitTime, leaseTime, onNotAcquired,
-                (fallback != null) ? fallback.method() : null, fallback != null && fallback.takesException(),
-                returnType == Optional.class, returnKind, scheduled, holdAtLeast);
     }
 
     private @Nullable Duration holdAtLeast(DistributedLock annotation, @Nullable Duration leaseTime,

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import dev.distlock.core.LockClient;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLock;
+import dev.distlock.spring.annotation.LockType;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;

@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Map;
 
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;

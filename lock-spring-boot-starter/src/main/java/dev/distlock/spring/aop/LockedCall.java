@@ -12,6 +12,8 @@ import dev.distlock.core.RedisLock;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LostLeasePolicy;
+import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -53,13 +55,7 @@ record LockedCall(MethodInvocation invocation, LockOperation operation, RedisLoc
     }
 
     private static @Nullable Object proceedHolding(MethodInvocation invocation, LockLease lease) throws Throwable {
-        LockLease outer = LockContext.bind(lease);
-        try {
-            return invocation.proceed();
-        }
-        finally {
-            LockContext.restore(outer);
-        }
+        return LockContext.callWith(lease, invocation::proceed);
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.distlock.core.LockException;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLock;
+import dev.distlock.spring.annotation.DistributedLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

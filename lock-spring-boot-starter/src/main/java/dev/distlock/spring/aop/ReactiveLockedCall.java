@@ -6,7 +6,7 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.reactive.ReactiveLockTemplate;
-import dev.distlock.spring.aop.LockAdviceListener.Outcome;
+import dev.distlock.spring.annotation.LockAdviceListener.Outcome;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.distlock.core.LockNotAcquiredException;
+import dev.distlock.spring.annotation.LockAdviceListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,6 +3,7 @@ package dev.distlock.spring.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.KotlinDetector;

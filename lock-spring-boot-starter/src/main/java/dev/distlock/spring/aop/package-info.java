@@ -1,9 +1,8 @@
 /**
- * The {@link dev.distlock.spring.aop.DistributedLock @DistributedLock} annotation and the Spring AOP machinery behind
- * it: an infrastructure advisor and method interceptor (no AspectJ needed), the lock types of
- * {@link dev.distlock.spring.aop.LockType} and multi-key locks, SpEL key evaluation, startup validation of every
- * annotated method, {@link dev.distlock.spring.aop.LockContext} for reading the current lease, and
- * {@link dev.distlock.spring.aop.LockAdviceListener} for observing acquisitions (metrics).
+ * The Spring AOP machinery behind {@link dev.distlock.spring.annotation.DistributedLock @DistributedLock}: an
+ * infrastructure advisor and method interceptor (no AspectJ needed), the lock types and multi-key locks, SpEL key
+ * evaluation and startup validation of every annotated method. The annotation and the other types an application
+ * uses are in {@code dev.distlock.spring.annotation}.
  *
  * <p>How it fits together. At startup {@code LockedMethodValidator} asks {@code LockOperationSource} for every
  * annotated method; the source reads the annotation and builds a cached {@code LockOperation}, with
@@ -17,8 +16,7 @@
  * {@code MinimumHolds} keeps a lock for the rest of its {@code holdAtLeast} after a short run, and
  * {@code SkippedRuns} logs and reports the runs of {@code @Scheduled} methods skipped because the job was locked.
  *
- * <p>API: {@code DistributedLock}, {@code LockType}, {@code OnNotAcquired}, {@code LockContext},
- * {@code LockAdviceListener} and {@code DistributedLockAdvisor}. The other public types ({@code LockOperationSource},
+ * <p>API: {@code DistributedLockAdvisor}. The other public types ({@code LockOperationSource},
  * {@code LockedMethodValidator}, {@code DistributedLockInterceptor}, {@code TransactionAdviceOrderVerifier},
  * {@code LockExpressionRoot}) are public only for the auto-configuration or for SpEL, and may change in any release;
  * everything else is package-private.

@@ -34,13 +34,17 @@ import org.springframework.core.env.Environment;
         RedLockConfiguration.class, LockAdviceConfiguration.class, ReactiveLockTemplateConfiguration.class })
 public final class DistributedLockAutoConfiguration {
 
+    /** Every property checked and mapped, once; also when the application brings its own lock client. */
+    @Bean
+    LockClientSettings distributedLockClientSettings(DistributedLockProperties properties, Environment environment) {
+        return LockOptionsMapper.settings(properties, environment.getProperty("spring.application.name"));
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    LockTemplate lockTemplate(LockClient lockClient, DistributedLockProperties properties,
-            Environment environment) {
-        // every property is checked, also when the application brings its own lock client
-        LockOptionsMapper.clientOptions(properties, LockClientConfigurations.applicationName(environment));
-        return new LockTemplate(lockClient, properties.getWaitTime(), null, properties.getLostLeasePolicy());
+    LockTemplate lockTemplate(LockClient lockClient, LockClientSettings settings,
+            DistributedLockProperties properties) {
+        return new LockTemplate(lockClient, settings.waitTime(), null, properties.getLostLeasePolicy());
     }
 
     @Bean

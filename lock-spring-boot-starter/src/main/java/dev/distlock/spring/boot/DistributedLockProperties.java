@@ -17,9 +17,10 @@ import org.springframework.util.StringUtils;
 
 /**
  * Configuration properties of distributed locks, under {@code distributed-lock}: a plain holder. The values are
- * checked when the beans that use them are created ({@code LockOptionsMapper}, which reuses the limits of
- * {@link dev.distlock.core.LockClientOptions}): an invalid value fails the application start with an
- * {@code InvalidConfigurationPropertyValueException} naming the property.
+ * checked once, when the auto-configuration maps them to the {@code LockClientSettings} bean every lock client is
+ * built from ({@code LockOptionsMapper}, which reuses the limits of {@link dev.distlock.core.LockClientOptions}): an
+ * invalid value fails the application start with an {@code InvalidConfigurationPropertyValueException} naming the
+ * property.
  */
 @ConfigurationProperties(DistributedLockProperties.PREFIX)
 public class DistributedLockProperties {
@@ -106,7 +107,8 @@ public class DistributedLockProperties {
     private final RedLockProperties redlock = new RedLockProperties();
 
     /** Leader election: one instance of a group leads (see LeaderCandidate). */
-    private final Leader leader = new Leader();
+    @NestedConfigurationProperty
+    private final LeaderProperties leader = new LeaderProperties();
 
     public boolean isEnabled() {
         return this.enabled;
@@ -240,37 +242,8 @@ public class DistributedLockProperties {
         return this.redlock;
     }
 
-    public Leader getLeader() {
+    public LeaderProperties getLeader() {
         return this.leader;
-    }
-
-    /** Leader election ({@code dev.distlock.spring.leader}). */
-    public static class Leader {
-
-        /**
-         * Group this instance competes to lead, for LeaderCandidate beans that name none; set without a candidate
-         * bean, the election runs alone and publishes LeadershipEvents.
-         */
-        private @Nullable String group;
-
-        /** Pause before a candidate tries again after Redis did not answer. */
-        private Duration retryDelay = Duration.ofSeconds(1);
-
-        public @Nullable String getGroup() {
-            return this.group;
-        }
-
-        public void setGroup(@Nullable String group) {
-            this.group = group;
-        }
-
-        public Duration getRetryDelay() {
-            return this.retryDelay;
-        }
-
-        public void setRetryDelay(Duration retryDelay) {
-            this.retryDelay = retryDelay;
-        }
     }
 
     /** Replica acknowledgement after every grant ({@code WAIT numreplicas timeout}). */

@@ -30,7 +30,7 @@ public final class LeaderElectionAutoConfiguration {
     @ConditionalOnMissingBean
     LeaderElections leaderElections(RedisLockClient redisLockClient, ObjectProvider<LeaderCandidate> candidates,
             DistributedLockProperties properties, ApplicationEventPublisher publisher) {
-        DistributedLockProperties.Leader leader = properties.getLeader();
+        LeaderProperties leader = properties.getLeader();
         return new LeaderElections(redisLockClient, candidates.orderedStream().toList(), leader.getGroup(),
                 leader.getRetryDelay(), publisher);
     }

@@ -4,7 +4,7 @@ import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.spring.aop.DistributedLockAdvisor;
 import dev.distlock.spring.aop.DistributedLockInterceptor;
-import dev.distlock.spring.aop.LockAdviceListener;
+import dev.distlock.spring.annotation.LockAdviceListener;
 import dev.distlock.spring.aop.LockOperationSource;
 import dev.distlock.spring.aop.LockedMethodValidator;
 import dev.distlock.spring.aop.TransactionAdviceOrderVerifier;

@@ -1,9 +1,7 @@
 package dev.distlock.spring.boot;
 
 import dev.distlock.core.LockClient;
-import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.RedisLockClient;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -16,7 +14,6 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -38,10 +35,8 @@ final class LockClientConfigurations {
 
         @Bean
         DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties,
-                ObjectProvider<SslBundles> sslBundles, Environment environment) {
-            // every property is checked before the connection is opened
-            LockOptionsMapper.clientOptions(properties, applicationName(environment));
-            return new DedicatedLockConnection(properties.getRedis(), LockOptionsMapper.reconnectMaxDelay(properties),
+                LockClientSettings settings, ObjectProvider<SslBundles> sslBundles) {
+            return new DedicatedLockConnection(properties.getRedis(), settings.reconnectMaxDelay(),
                     sslBundles.getIfAvailable());
         }
 
@@ -51,11 +46,9 @@ final class LockClientConfigurations {
         }
 
         @Bean(destroyMethod = "close")
-        RedisLockClient redisLockClient(DedicatedLockConnection connection, DistributedLockProperties properties,
-                Environment environment) {
-            return connection.createLockClient(
-                    LockOptionsMapper.clientOptions(properties, applicationName(environment)),
-                    properties.isRequireRedisAtStartup());
+        RedisLockClient redisLockClient(DedicatedLockConnection connection, LockClientSettings settings,
+                DistributedLockProperties properties) {
+            return connection.createLockClient(settings.clientOptions(), properties.isRequireRedisAtStartup());
         }
     }
 
@@ -67,9 +60,9 @@ final class LockClientConfigurations {
 
         @Bean
         SharedLockClient distributedLockSharedClient(ObjectProvider<RedisConnectionFactory> connectionFactory,
-                DistributedLockProperties properties, Environment environment) {
-            LockClientOptions options = LockOptionsMapper.clientOptions(properties, applicationName(environment));
-            return new SharedLockClient(lettuce(connectionFactory), options, properties.isRequireRedisAtStartup());
+                LockClientSettings settings, DistributedLockProperties properties) {
+            return new SharedLockClient(lettuce(connectionFactory), settings.clientOptions(),
+                    properties.isRequireRedisAtStartup());
         }
 
         @Bean
@@ -100,10 +93,6 @@ final class LockClientConfigurations {
             }
             return lettuce;
         }
-    }
-
-    static @Nullable String applicationName(Environment environment) {
-        return environment.getProperty("spring.application.name");
     }
 
     /**

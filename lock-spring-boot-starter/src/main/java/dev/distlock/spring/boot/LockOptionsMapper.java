@@ -15,8 +15,8 @@ import org.springframework.util.StringUtils;
  * Turns {@link DistributedLockProperties} into {@link LockClientOptions}, and checks what only the starter uses.
  * The limits of the options are {@link LockClientOptions}' own: its {@link InvalidLockOptionException} comes back as
  * an {@link InvalidConfigurationPropertyValueException} naming the property ({@code watchdogLease} is
- * {@code distributed-lock.lease-time}). Every check runs when the beans that use the values are created, so an
- * invalid value fails the application start.
+ * {@code distributed-lock.lease-time}). The checks run once, when the {@link LockClientSettings} bean is created,
+ * so an invalid value fails the application start.
  */
 final class LockOptionsMapper {
 
@@ -32,29 +32,30 @@ final class LockOptionsMapper {
     }
 
     /**
-     * The options of the {@link dev.distlock.core.RedisLockClient} the properties describe.
+     * What the lock clients are built from, every property checked: first the limits of {@link LockClientOptions},
+     * then what only the starter uses (wait-time, lost-lease-policy, reconnect-max-delay, redis.* and redlock.*).
      *
      * @param applicationName {@code spring.application.name}, part of the default instance id
      * @throws InvalidConfigurationPropertyValueException naming the first invalid property
      */
-    static LockClientOptions clientOptions(DistributedLockProperties properties, @Nullable String applicationName) {
+    static LockClientSettings settings(DistributedLockProperties properties, @Nullable String applicationName) {
         DistributedLockProperties.ReplicaAcks acks = properties.getReplicaAcks();
-        return build(properties, commonOptions(properties, applicationName)
+        LockClientOptions clientOptions = build(commonOptions(properties, applicationName)
             .replicaAcks(acks.getCount(), acks.getTimeout(), acks.getPolicy()));
-    }
-
-    /**
-     * The options of the {@link dev.distlock.core.RedLockClient}: those of {@link #clientOptions} without replica
-     * acknowledgement, which does not apply to independent masters.
-     *
-     * @throws InvalidConfigurationPropertyValueException naming the first invalid property
-     */
-    static LockClientOptions redLockOptions(DistributedLockProperties properties, @Nullable String applicationName) {
-        return build(properties, commonOptions(properties, applicationName));
+        // replica acknowledgement does not apply to independent masters
+        LockClientOptions redLockOptions = build(commonOptions(properties, applicationName));
+        Duration waitTime = waitTime(properties);
+        if (properties.getLostLeasePolicy() == null) {
+            throw invalid("lost-lease-policy", null, "must be one of FAIL, INTERRUPT, IGNORE");
+        }
+        Duration reconnectMaxDelay = requirePositive("reconnect-max-delay", properties.getReconnectMaxDelay());
+        checkRedis(properties.getRedis());
+        checkRedLock(properties.getRedlock(), properties.getLeaseTime());
+        return new LockClientSettings(clientOptions, redLockOptions, waitTime, reconnectMaxDelay);
     }
 
     /** The configured instance id, or {@code spring.application.name@host:pid}. */
-    static String instanceId(DistributedLockProperties properties, @Nullable String applicationName) {
+    private static String instanceId(DistributedLockProperties properties, @Nullable String applicationName) {
         return StringUtils.hasText(properties.getInstanceId()) ? properties.getInstanceId()
                 : LockClientOptions.defaultInstanceId(applicationName);
     }
@@ -73,30 +74,13 @@ final class LockOptionsMapper {
             .instanceId(instanceId(properties, applicationName));
     }
 
-    private static LockClientOptions build(DistributedLockProperties properties, LockClientOptions.Builder builder) {
-        LockClientOptions options;
+    private static LockClientOptions build(LockClientOptions.Builder builder) {
         try {
-            options = builder.build();
+            return builder.build();
         }
         catch (InvalidLockOptionException ex) {
             throw invalid(ex);
         }
-        checkStarterProperties(properties);
-        return options;
-    }
-
-    /**
-     * Checks the properties {@link LockClientOptions} does not hold: wait-time, lost-lease-policy,
-     * reconnect-max-delay, redis.* and redlock.*.
-     */
-    private static void checkStarterProperties(DistributedLockProperties properties) {
-        waitTime(properties);
-        if (properties.getLostLeasePolicy() == null) {
-            throw invalid("lost-lease-policy", null, "must be one of FAIL, INTERRUPT, IGNORE");
-        }
-        reconnectMaxDelay(properties);
-        checkRedis(properties.getRedis());
-        checkRedLock(properties.getRedlock(), properties.getLeaseTime());
     }
 
     /** Checks {@code distributed-lock.redis.*}, whether or not a dedicated connection is configured. */
@@ -134,7 +118,7 @@ final class LockOptionsMapper {
     }
 
     /** Checks {@code distributed-lock.redlock.*}, whether or not RedLock masters are configured. */
-    static void checkRedLock(RedLockProperties redlock, Duration leaseTime) {
+    private static void checkRedLock(RedLockProperties redlock, Duration leaseTime) {
         Duration nodeTimeout = requirePositive("redlock.node-timeout", redlock.getNodeTimeout());
         if (nodeTimeout.compareTo(leaseTime) >= 0) {
             throw invalid("redlock.node-timeout", nodeTimeout, "must be shorter than " + name("lease-time") + " ("
@@ -150,7 +134,7 @@ final class LockOptionsMapper {
     }
 
     /** {@code distributed-lock.wait-time}, checked: zero or more. */
-    static Duration waitTime(DistributedLockProperties properties) {
+    private static Duration waitTime(DistributedLockProperties properties) {
         Duration waitTime = requirePresent("wait-time", properties.getWaitTime());
         if (waitTime.isNegative()) {
             throw invalid("wait-time", waitTime, "must not be negative, was " + format(waitTime)
@@ -159,12 +143,7 @@ final class LockOptionsMapper {
         return waitTime;
     }
 
-    /** {@code distributed-lock.reconnect-max-delay}, checked: positive. */
-    static Duration reconnectMaxDelay(DistributedLockProperties properties) {
-        return requirePositive("reconnect-max-delay", properties.getReconnectMaxDelay());
-    }
-
-    static Duration requirePositive(String property, @Nullable Duration value) {
+    private static Duration requirePositive(String property, @Nullable Duration value) {
         requirePresent(property, value);
         if (value.isNegative() || value.isZero()) {
             throw invalid(property, value, "must be positive, was " + format(value));
@@ -201,12 +180,12 @@ final class LockOptionsMapper {
     }
 
     /** The full name of a property, e.g. {@code distributed-lock.lease-time}. */
-    static String name(String property) {
+    private static String name(String property) {
         return DistributedLockProperties.PREFIX + "." + property;
     }
 
     /** A duration the way users write it: {@code 100ms}, {@code 30s}, {@code 5m}, {@code 2h}, {@code 400d}. */
-    static String format(Duration duration) {
+    private static String format(Duration duration) {
         return DurationFormat.format(duration);
     }
 }

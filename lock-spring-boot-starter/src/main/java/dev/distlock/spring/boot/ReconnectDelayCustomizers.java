@@ -22,8 +22,8 @@ final class ReconnectDelayCustomizers {
     static class Boot4 {
 
         @Bean
-        ClientResourcesBuilderCustomizer distributedLockReconnectDelay(DistributedLockProperties properties) {
-            return (builder) -> builder.reconnectDelay(reconnectDelay(properties));
+        ClientResourcesBuilderCustomizer distributedLockReconnectDelay(LockClientSettings settings) {
+            return (builder) -> builder.reconnectDelay(reconnectDelay(settings));
         }
     }
 
@@ -34,12 +34,12 @@ final class ReconnectDelayCustomizers {
 
         @Bean
         org.springframework.boot.autoconfigure.data.redis.ClientResourcesBuilderCustomizer
-                distributedLockReconnectDelay(DistributedLockProperties properties) {
-            return (builder) -> builder.reconnectDelay(reconnectDelay(properties));
+                distributedLockReconnectDelay(LockClientSettings settings) {
+            return (builder) -> builder.reconnectDelay(reconnectDelay(settings));
         }
     }
 
-    private static Delay reconnectDelay(DistributedLockProperties properties) {
-        return DedicatedLockConnection.reconnectDelay(LockOptionsMapper.reconnectMaxDelay(properties));
+    private static Delay reconnectDelay(LockClientSettings settings) {
+        return DedicatedLockConnection.reconnectDelay(settings.reconnectMaxDelay());
     }
 }

@@ -11,7 +11,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
@@ -25,17 +24,15 @@ class RedLockConfiguration {
 
     @Bean
     RedLockConnections distributedLockRedLockConnections(DistributedLockProperties properties,
-            Environment environment) {
-        // every property is checked before the connections are opened
-        LockOptionsMapper.redLockOptions(properties, LockClientConfigurations.applicationName(environment));
+            LockClientSettings settings) {
+        // settings first: every property is checked before the connections are opened
         return new RedLockConnections(properties.getRedlock());
     }
 
     @Bean(destroyMethod = "close")
     RedLockClient redLockClient(RedLockConnections distributedLockRedLockConnections,
-            DistributedLockProperties properties, Environment environment) {
-        return RedLockClient.create(distributedLockRedLockConnections.clients(),
-                LockOptionsMapper.redLockOptions(properties, LockClientConfigurations.applicationName(environment)),
+            LockClientSettings settings, DistributedLockProperties properties) {
+        return RedLockClient.create(distributedLockRedLockConnections.clients(), settings.redLockOptions(),
                 properties.getRedlock().getNodeTimeout());
     }
 

@@ -2,8 +2,6 @@ package dev.distlock.spring.leader;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockLostException;
@@ -58,8 +56,6 @@ public final class LeaderElection implements SmartLifecycle {
     /** One blocking acquisition; the candidate waits again right after, so this only bounds a single call. */
     private static final Duration WAIT_SLICE = Duration.ofSeconds(30);
 
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-
     private final RedisLock lock;
 
     private final String group;
@@ -70,14 +66,7 @@ public final class LeaderElection implements SmartLifecycle {
 
     private final Duration retryDelay;
 
-    /** Guards {@link #running}, {@link #interruptible} and {@link #thread}, so stop interrupts only a wait. */
-    private final ReentrantLock state = new ReentrantLock();
-
-    private boolean running;
-
-    private boolean interruptible;
-
-    private @Nullable Thread thread;
+    private final ElectionThread thread;
 
     private volatile @Nullable Term current;
 
@@ -114,6 +103,7 @@ public final class LeaderElection implements SmartLifecycle {
         this.candidate = candidate;
         this.instanceId = client.instanceId();
         this.retryDelay = retryDelay;
+        this.thread = new ElectionThread(group);
     }
 
     /** The group this election is for. */
@@ -148,20 +138,7 @@ public final class LeaderElection implements SmartLifecycle {
     /** Starts competing for leadership, on the election's own thread. Does nothing if it runs already. */
     @Override
     public void start() {
-        this.state.lock();
-        try {
-            if (this.running) {
-                return;
-            }
-            this.running = true;
-            Thread competing = new Thread(this::run, "distlock-leader-" + this.group);
-            competing.setDaemon(true);
-            this.thread = competing;
-            competing.start();
-        }
-        finally {
-            this.state.unlock();
-        }
+        this.thread.start(this::run);
     }
 
     /**
@@ -170,48 +147,19 @@ public final class LeaderElection implements SmartLifecycle {
      */
     @Override
     public void stop() {
-        Thread competing;
-        this.state.lock();
-        try {
-            if (!this.running) {
-                return;
-            }
-            this.running = false;
-            competing = this.thread;
-            if (this.interruptible && competing != null) {
-                competing.interrupt();
-            }
-        }
-        finally {
-            this.state.unlock();
+        if (!this.thread.stop()) {
+            return;
         }
         Term term = this.current;
         if (term != null) {
             term.end(Term.Ending.STOPPED);
         }
-        if (competing != null && competing != Thread.currentThread()) {
-            try {
-                competing.join(STOP_TIMEOUT.toMillis());
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            if (competing.isAlive()) {
-                logger.warn("Leader election of group '{}' did not stop within {} s: a candidate callback still runs",
-                        this.group, STOP_TIMEOUT.toSeconds());
-            }
-        }
+        this.thread.join();
     }
 
     @Override
     public boolean isRunning() {
-        this.state.lock();
-        try {
-            return this.running;
-        }
-        finally {
-            this.state.unlock();
-        }
+        return this.thread.isRunning();
     }
 
     @Override
@@ -237,7 +185,7 @@ public final class LeaderElection implements SmartLifecycle {
 
     /** Waits in line for the lock until it is granted (the lease) or the election stops (null). */
     private @Nullable LockLease awaitLock() {
-        while (enterInterruptible()) {
+        while (this.thread.enterInterruptible()) {
             try {
                 Optional<LockLease> lease = this.lock.tryAcquire(WAIT_SLICE);
                 if (lease.isPresent()) {
@@ -250,10 +198,10 @@ public final class LeaderElection implements SmartLifecycle {
             catch (RuntimeException ex) {
                 logger.warn("Leader election of group '{}' could not wait for its lock, trying again in {} ms: {}",
                         this.group, this.retryDelay.toMillis(), ex.toString());
-                pause();
+                ElectionThread.pause(this.retryDelay);
             }
             finally {
-                leaveInterruptible();
+                this.thread.leaveInterruptible();
             }
         }
         return null;
@@ -262,18 +210,7 @@ public final class LeaderElection implements SmartLifecycle {
     /** Makes the granted lease the current term, or releases it if the election stopped meanwhile. */
     private @Nullable Term begin(LockLease lease) {
         Term term = new Term(this.group, lease);
-        boolean stopped;
-        this.state.lock();
-        try {
-            stopped = !this.running;
-            if (!stopped) {
-                this.current = term;
-            }
-        }
-        finally {
-            this.state.unlock();
-        }
-        if (stopped) {
+        if (!this.thread.ifRunning(() -> this.current = term)) {
             release(term);
             return null;
         }
@@ -301,7 +238,7 @@ public final class LeaderElection implements SmartLifecycle {
                 grantFailed = term.end(Term.Ending.YIELDED);
             }
         }
-        Term.Ending ending = awaitEnd(term);
+        Term.Ending ending = term.awaitEnd();
         try {
             if (granted) {
                 this.candidate.onRevoked(term);
@@ -319,33 +256,8 @@ public final class LeaderElection implements SmartLifecycle {
             logger.info("Instance '{}' gave up leadership of group '{}' (epoch {}): {}", this.instanceId, this.group,
                     term.epoch(), (ending == Term.Ending.STOPPED) ? "stopping" : "yielded");
         }
-        if (grantFailed && enterInterruptible()) {
-            try {
-                pause();
-            }
-            finally {
-                leaveInterruptible();
-            }
-        }
-    }
-
-    /** The election thread is not interrupted while it leads (stop ends the term instead). */
-    private static Term.Ending awaitEnd(Term term) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return term.awaitEnd();
-                }
-                catch (InterruptedException ex) {
-                    interrupted = true;
-                }
-            }
-        }
-        finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        if (grantFailed) {
+            this.thread.pauseInterruptibly(this.retryDelay);
         }
     }
 
@@ -359,39 +271,6 @@ public final class LeaderElection implements SmartLifecycle {
         catch (RuntimeException ex) {
             logger.warn("Releasing the leadership of group '{}' (epoch {}) failed; it ends with its lease: {}",
                     this.group, term.epoch(), ex.toString());
-        }
-    }
-
-    /** While running, marks the thread as one that {@link #stop()} may interrupt; false once stopped. */
-    private boolean enterInterruptible() {
-        this.state.lock();
-        try {
-            this.interruptible = this.running;
-            return this.running;
-        }
-        finally {
-            this.state.unlock();
-        }
-    }
-
-    /** From here on stop() no longer interrupts; an interrupt it sent before is cleared. */
-    private void leaveInterruptible() {
-        this.state.lock();
-        try {
-            this.interruptible = false;
-            Thread.interrupted();
-        }
-        finally {
-            this.state.unlock();
-        }
-    }
-
-    private void pause() {
-        try {
-            TimeUnit.NANOSECONDS.sleep(this.retryDelay.toNanos());
-        }
-        catch (InterruptedException ex) {
-            // stopping
         }
     }
 

@@ -65,10 +65,28 @@ final class Term implements LeadershipContext {
         return false;
     }
 
-    /** Waits until the term has ended, and says why. */
-    Ending awaitEnd() throws InterruptedException {
-        this.ended.await();
-        return java.util.Objects.requireNonNull(this.ending.get());
+    /**
+     * Waits until the term has ended, and says why. Not interruptible, as the election's thread is not while it
+     * leads (stop ends the term instead); an interrupt that arrives meanwhile is kept for the caller.
+     */
+    Ending awaitEnd() {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    this.ended.await();
+                    return java.util.Objects.requireNonNull(this.ending.get());
+                }
+                catch (InterruptedException ex) {
+                    interrupted = true;
+                }
+            }
+        }
+        finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.distlock.core.LockLostException;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.annotation.LockContext;
 import dev.distlock.spring.aop.LockedServices.FutureService;
 import dev.distlock.spring.aop.LockedServices.InnerService;
 import dev.distlock.spring.aop.LockedServices.Interval;

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.UUID;
 
+import dev.distlock.spring.annotation.DistributedLock;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.LockException;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockType;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import dev.distlock.spring.boot.BootLine;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;

@@ -16,6 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.annotation.OnNotAcquired;
 
 import org.springframework.core.annotation.AliasFor;
 import org.springframework.jdbc.core.JdbcTemplate;

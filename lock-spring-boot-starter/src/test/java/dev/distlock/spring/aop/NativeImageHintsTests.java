@@ -7,6 +7,8 @@ import java.util.function.Predicate;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aot.generate.ClassNameGenerator;

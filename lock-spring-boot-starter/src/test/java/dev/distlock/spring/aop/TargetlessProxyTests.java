@@ -2,6 +2,7 @@ package dev.distlock.spring.aop;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.distlock.spring.annotation.DistributedLock;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockLease;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.annotation.LockType;
 import dev.distlock.spring.aop.LockedServices.Interval;
 
 /** Annotated services for every lock type and for multi-key locks. */

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.LockContext;
 import dev.distlock.testsupport.RedisClusterSet;
 import dev.distlock.testsupport.RedisServerOptions;
 import dev.distlock.testsupport.RedisTopologyExtension;

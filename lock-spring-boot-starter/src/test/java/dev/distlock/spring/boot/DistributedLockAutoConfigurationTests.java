@@ -11,9 +11,9 @@ import dev.distlock.core.LockTemplate;
 import dev.distlock.core.LostLeasePolicy;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.ReplicaAckPolicy;
-import dev.distlock.spring.aop.DistributedLock;
+import dev.distlock.spring.annotation.DistributedLock;
 import dev.distlock.spring.aop.DistributedLockAdvisor;
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.LockContext;
 import dev.distlock.spring.aop.LockOperationSource;
 import dev.distlock.testsupport.RedisExtension;
 import dev.distlock.testsupport.RedisServer;
@@ -67,6 +67,18 @@ class DistributedLockAutoConfigurationTests {
                 assertThat(RedisKeys.keys(lockRedis().uri(), "*")).isEmpty();
             }
             assertThat(RedisKeys.keys(appRedis().uri(), "lock:{wiring}")).isEmpty();
+        });
+    }
+
+    @Test
+    void propertiesAreMappedOnceForEveryLockClient() {
+        this.contextRunner.withPropertyValues("distributed-lock.redis.url=" + lockRedis().uri()).run((context) -> {
+            LockClientSettings settings = context.getBean(LockClientSettings.class);
+            assertThat(context.getBean(RedisLockClient.class).options()).isSameAs(settings.clientOptions());
+        });
+        this.contextRunner.run((context) -> {
+            LockClientSettings settings = context.getBean(LockClientSettings.class);
+            assertThat(context.getBean(RedisLockClient.class).options()).isSameAs(settings.clientOptions());
         });
     }
 

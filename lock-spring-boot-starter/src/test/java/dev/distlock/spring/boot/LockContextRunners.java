@@ -4,13 +4,13 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** What the auto-configuration tests start from: an application whose Redis is a test server, with the locks. */
-final class LockContextRunners {
+public final class LockContextRunners {
 
     private LockContextRunners() {
     }
 
     /** Spring Data Redis and {@link DistributedLockAutoConfiguration}, with {@code spring.data.redis.*} set. */
-    static ApplicationContextRunner withRedis(String host, int port) {
+    public static ApplicationContextRunner withRedis(String host, int port) {
         return new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(BootLine.DATA_REDIS,
                     DistributedLockAutoConfiguration.class))

@@ -3,8 +3,8 @@ package dev.distlock.spring.boot;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import dev.distlock.spring.aop.DistributedLock;
-import dev.distlock.spring.aop.LockType;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockType;
 
 /** An annotated bean for the auto-configuration tests: runs a body under each kind of lock. */
 public class LockedRunner {

@@ -9,7 +9,8 @@ import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedLockClient;
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.boot.observation.DistributedLockMetricsAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;
 import dev.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -125,7 +126,7 @@ class RedLockAutoConfigurationTests {
         this.withNodes.withBean(SimpleMeterRegistry.class).run((context) -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             try (LockLease lease = context.getBean(RedLockClient.class).getLock("gauged").acquire(Duration.ZERO)) {
-                assertThat(registry.get(LockMetrics.LEASES_ACTIVE).tag("client", "redlock").gauge().value())
+                assertThat(registry.get("distlock.leases.active").tag("client", "redlock").gauge().value())
                     .isEqualTo(1.0);
             }
         });

@@ -2,8 +2,8 @@ package dev.distlock.spring.boot;
 
 import java.util.concurrent.Callable;
 
-import dev.distlock.spring.aop.DistributedLock;
-import dev.distlock.spring.aop.LockType;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockType;
 
 /** An annotated bean with RedLock methods; its application must configure distributed-lock.redlock.nodes. */
 public class RedLockedRunner {

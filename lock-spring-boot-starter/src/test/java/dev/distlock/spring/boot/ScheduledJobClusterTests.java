@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
-import dev.distlock.spring.aop.DistributedLock;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.boot.observation.DistributedLockMetricsAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -9,6 +9,7 @@ import dev.distlock.core.LockInfo;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.observation.DistributedLockMetricsAutoConfiguration;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -125,7 +126,7 @@ class ScheduledJobTests {
             assertThat(jobs.runs()).isEqualTo(1);
             assertThat(client.getLock("kept").forceUnlock()).isTrue();
             // the watchdog renews every third of the 1s lease and is refused
-            awaitTrue(() -> registry.find("distlock.leases.lost").tag("name", "kept").counter() != null,
+            awaitTrue(() -> registry.find("distlock.lease.lost").tag("name", "kept").counter() != null,
                     Duration.ofSeconds(10));
             awaitTrue(() -> client.activeLeaseCount() == 0, Duration.ofSeconds(10));
         });

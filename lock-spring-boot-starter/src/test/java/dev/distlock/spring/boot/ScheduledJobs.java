@@ -3,8 +3,8 @@ package dev.distlock.spring.boot;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.distlock.spring.aop.DistributedLock;
-import dev.distlock.spring.aop.OnNotAcquired;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.OnNotAcquired;
 
 import org.springframework.scheduling.annotation.Scheduled;
 

@@ -9,7 +9,7 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.ReplicaAckPolicy;
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.LockContext;
 import dev.distlock.testsupport.RedisSentinelSet;
 import dev.distlock.testsupport.RedisTopologyExtension;
 import org.junit.jupiter.api.BeforeEach;

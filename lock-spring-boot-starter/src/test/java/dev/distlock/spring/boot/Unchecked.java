@@ -3,7 +3,7 @@ package dev.distlock.spring.boot;
 import java.util.concurrent.Callable;
 
 /** Calls code that declares checked exceptions where only unchecked ones may leave, such as a supplier. */
-final class Unchecked {
+public final class Unchecked {
 
     private Unchecked() {
     }
@@ -13,7 +13,7 @@ final class Unchecked {
      *
      * @throws RuntimeException the one {@code call} threw, as is; a checked one as {@link IllegalStateException}
      */
-    static <T> T call(Callable<T> call) {
+    public static <T> T call(Callable<T> call) {
         try {
             return call.call();
         }

@@ -2,9 +2,9 @@ package dev.distlock.test.app;
 
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
-import dev.distlock.spring.aop.DistributedLock;
-import dev.distlock.spring.aop.LockContext;
-import dev.distlock.spring.aop.OnNotAcquired;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.annotation.OnNotAcquired;
 
 import org.springframework.stereotype.Service;
 

@@ -4,7 +4,7 @@ import java.lang.reflect.Method;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.distlock.spring.aop.DistributedLock;
+import dev.distlock.spring.annotation.DistributedLock;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopConfigException;

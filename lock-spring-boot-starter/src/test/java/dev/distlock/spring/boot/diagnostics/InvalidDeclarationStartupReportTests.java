@@ -2,8 +2,8 @@ package dev.distlock.spring.boot.diagnostics;
 
 import java.util.stream.Stream;
 
-import dev.distlock.spring.aop.DistributedLock;
-import dev.distlock.spring.aop.OnNotAcquired;
+import dev.distlock.spring.annotation.DistributedLock;
+import dev.distlock.spring.annotation.OnNotAcquired;
 import dev.distlock.spring.boot.BootLine;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Timeout;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.boot;
+package dev.distlock.spring.boot.observation;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -9,11 +9,17 @@ import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockTemplate;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.spring.aop.LockContext;
+import dev.distlock.spring.annotation.LockContext;
+import dev.distlock.spring.boot.BootLine;
+import dev.distlock.spring.boot.LockContextRunners;
+import dev.distlock.spring.boot.LockedRunner;
+import dev.distlock.spring.boot.Unchecked;
 import dev.distlock.testsupport.RedisExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -105,8 +111,27 @@ class LockMetricsTests {
                 awaitValue(() -> lostCount(registry), 2.0);
                 Thread.sleep(200);
                 assertThat(lostCount(registry)).as("a re-entered hold is counted once").isEqualTo(2.0);
-                assertThat(registry.get("distlock.leases.lost").tag("reason", "renewal_refused").counter().count())
+                assertThat(registry.get("distlock.lease.lost").tag("reason", "renewal_refused").counter().count())
                     .isEqualTo(2.0);
+            });
+    }
+
+    @Test
+    void lostLeaseMeterAndObservationShareOneName() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        this.contextRunner.withConfiguration(AutoConfigurations.of(DistributedLockObservationAutoConfiguration.class))
+            .withBean(MeterRegistry.class, () -> meters)
+            .withBean(ObservationRegistry.class, () -> observations)
+            .withPropertyValues("distributed-lock.lease-time=1s", "distributed-lock.lost-lease-policy=ignore")
+            .run((context) -> {
+                LockedRunner runner = context.getBean(LockedRunner.class);
+                runner.reentrant("shared", () -> loseLease(context.getBean(RedisLockClient.class), "run:shared"));
+                awaitValue(() -> lostCount(meters), 1.0);
+                awaitValue(() -> meters.find(LockObservations.LEASE_LOST).tag("lock.loss.reason", "renewal_refused")
+                    .timers().size(), 1.0);
+                assertThat(meters.get(LockMetrics.LEASE_LOST).tag("name", "run").counter().count()).isEqualTo(1.0);
             });
     }
 
@@ -145,7 +170,7 @@ class LockMetricsTests {
     }
 
     private static double lostCount(MeterRegistry registry) {
-        return registry.find("distlock.leases.lost").tag("name", "run").counters().stream()
+        return registry.find("distlock.lease.lost").tag("name", "run").counters().stream()
             .mapToDouble((counter) -> counter.count())
             .sum();
     }

@@ -1,7 +1,8 @@
-package dev.distlock.spring.boot;
+package dev.distlock.spring.boot.observation;
 
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,8 +23,10 @@ import org.springframework.context.annotation.Bean;
  * <li>{@code distlock.acquire}: a timer of every {@code @DistributedLock} acquisition, tagged {@code name} (the
  * annotation's static name, or {@code ClassName.methodName}) and {@code outcome} ({@code acquired},
  * {@code not_acquired}, {@code failed});</li>
- * <li>{@code distlock.leases.lost}: a counter of {@code @DistributedLock} leases lost before release, tagged
- * {@code name} and {@code reason}.</li>
+ * <li>{@code distlock.lease.lost}: a counter of {@code @DistributedLock} leases lost before release, tagged
+ * {@code name} and {@code reason} (the name of {@link LockObservations}' observation of every lost lease);</li>
+ * <li>{@code distlock.scheduled.skipped}: a counter of the skipped runs of {@code @Scheduled} methods, tagged
+ * {@code name}.</li>
  * </ul>
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class, afterName = {

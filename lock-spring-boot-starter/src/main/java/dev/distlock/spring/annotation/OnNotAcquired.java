@@ -1,4 +1,4 @@
-package dev.distlock.spring.aop;
+package dev.distlock.spring.annotation;
 
 import dev.distlock.core.LockNotAcquiredException;
 

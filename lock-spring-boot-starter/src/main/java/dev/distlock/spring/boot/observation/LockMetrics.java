@@ -1,4 +1,4 @@
-package dev.distlock.spring.boot;
+package dev.distlock.spring.boot.observation;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -9,7 +9,7 @@ import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedLockClient;
 import dev.distlock.core.RedisLockClient;
-import dev.distlock.spring.aop.LockAdviceListener;
+import dev.distlock.spring.annotation.LockAdviceListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +29,8 @@ final class LockMetrics implements LockAdviceListener {
 
     static final String ACQUIRE = "distlock.acquire";
 
-    static final String LEASES_LOST = "distlock.leases.lost";
+    /** The name of the observation of every lost lease too: one name for a lost lease across meters. */
+    static final String LEASE_LOST = LockObservations.LEASE_LOST;
 
     static final String SCHEDULED_SKIPPED = "distlock.scheduled.skipped";
 
@@ -65,7 +66,7 @@ final class LockMetrics implements LockAdviceListener {
 
     @Override
     public void leaseLost(String declaration, LeaseLoss loss) {
-        Counter.builder(LEASES_LOST)
+        Counter.builder(LEASE_LOST)
             .description("Leases of @DistributedLock methods lost before they were released")
             .tag("name", declaration)
             .tag("reason", tagValue(loss.reason()))

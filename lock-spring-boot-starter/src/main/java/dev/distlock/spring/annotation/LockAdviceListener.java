@@ -1,4 +1,4 @@
-package dev.distlock.spring.aop;
+package dev.distlock.spring.annotation;
 
 import java.time.Duration;
 
@@ -7,8 +7,8 @@ import dev.distlock.core.LockNotAcquiredException;
 
 /**
  * Told about the lock acquisitions of {@link DistributedLock @DistributedLock} methods, for example to record metrics
- * (the starter's Micrometer support is one). Every bean of this type is called, in order, by the
- * {@link DistributedLockInterceptor}.
+ * (the starter's Micrometer support is one). Every bean of this type is called, in order, by the advice
+ * ({@code DistributedLockInterceptor}).
  *
  * <p>Calls run on the caller's thread ({@link #acquireFinished}) or on a lock client thread ({@link #leaseLost}), so
  * implementations must be fast and must not block. An exception thrown by a listener is logged and ignored.

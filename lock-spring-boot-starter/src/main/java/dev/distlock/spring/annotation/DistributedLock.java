@@ -1,4 +1,4 @@
-package dev.distlock.spring.aop;
+package dev.distlock.spring.annotation;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,4 +1,4 @@
-package dev.distlock.spring.aop;
+package dev.distlock.spring.annotation;
 
 import java.util.Optional;
 
@@ -36,19 +36,35 @@ public final class LockContext {
         return Optional.ofNullable(CURRENT.get());
     }
 
-    /** Binds {@code lease} to this thread and returns the lease it replaces, to be given to {@link #restore}. */
-    static @Nullable LockLease bind(LockLease lease) {
+    /**
+     * Runs {@code call} with {@code lease} as this thread's current lease, and restores the lease it replaced (or
+     * none) when the call returns or throws. The {@code @DistributedLock} advice runs every advised method this way;
+     * a test can use it to run code that reads {@link #currentLease()} under a lease of its own.
+     *
+     * @return what {@code call} returned
+     * @throws Throwable what {@code call} threw
+     */
+    public static <T extends @Nullable Object> T callWith(LockLease lease, Call<T> call) throws Throwable {
         LockLease previous = CURRENT.get();
         CURRENT.set(lease);
-        return previous;
+        try {
+            return call.call();
+        }
+        finally {
+            if (previous == null) {
+                CURRENT.remove();
+            }
+            else {
+                CURRENT.set(previous);
+            }
+        }
     }
 
-    static void restore(@Nullable LockLease previous) {
-        if (previous == null) {
-            CURRENT.remove();
-        }
-        else {
-            CURRENT.set(previous);
-        }
+    /** Work run under a lease by {@link #callWith}; may throw anything, as an advised method may. */
+    @FunctionalInterface
+    public interface Call<T extends @Nullable Object> {
+
+        /** Runs the work. */
+        T call() throws Throwable;
     }
 }

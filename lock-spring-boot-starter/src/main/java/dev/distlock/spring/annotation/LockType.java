@@ -1,4 +1,4 @@
-package dev.distlock.spring.aop;
+package dev.distlock.spring.annotation;
 
 /**
  * The kind of lock a {@link DistributedLock @DistributedLock} method runs under. Every kind is reentrant per thread: a
