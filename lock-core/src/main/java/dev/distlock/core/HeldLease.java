@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * dashboards, health checks and logs. Reentrant acquisitions of one hold are one lease here.
  *
  * @param name the lock name
- * @param kind {@code reentrant}, {@code fair}, {@code read}, {@code write} or {@code redlock}; a multi-lock shows
+ * @param kind {@code reentrant}, {@code fair}, {@code read}, {@code write}, {@code redlock} or
+ * {@code semaphore} (one lease per permit); a multi-lock shows
  * one lease per name
  * @param owner the owner token on Redis
  * @param fencingToken the hold's fencing token (0 when fencing is off)

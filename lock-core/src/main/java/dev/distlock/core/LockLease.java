@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * One successful acquisition of a {@link RedisLock}; closing it releases that acquisition.
+ * One successful acquisition of a {@link RedisLock}, or one permit of a {@link RedisSemaphore}; closing it releases
+ * that acquisition.
  *
  * <p>The lease may be closed from any thread, exactly once: a second {@link #close()} is a no-op. When the last open
  * lease of a hold is closed, renewal stops first and then the lock key is deleted by an owner-checked script, so a key

@@ -40,6 +40,23 @@ public class LockNotAcquiredException extends LockException {
         this.holderRemainingLease = holderRemainingLease;
     }
 
+    /**
+     * No permit of the semaphore {@code semaphoreName} came free for the caller within {@code waitTime}: every
+     * permit stayed held, or waiters queued earlier took the ones that came free.
+     */
+    public static LockNotAcquiredException noPermit(String semaphoreName, Duration waitTime) {
+        return new LockNotAcquiredException(semaphoreName, waitTime, "No permit of semaphore '" + semaphoreName
+                + "' was acquired within " + DurationFormat.format(waitTime) + ": every permit stayed held or went to "
+                + "waiters queued earlier. Increase the wait time or the permits, or handle the contention.");
+    }
+
+    private LockNotAcquiredException(String lockName, Duration waitTime, String message) {
+        super(lockName, message, null);
+        this.waitTime = waitTime;
+        this.holderInstanceId = null;
+        this.holderRemainingLease = null;
+    }
+
     private static String holder(@Nullable String instanceId, @Nullable Duration remaining) {
         if (instanceId == null && remaining == null) {
             return "";

@@ -21,6 +21,10 @@ import org.jspecify.annotations.Nullable;
  * try (LockLease lease = lockTemplate.acquire("order:" + id)) {
  *     reserve(id, lease.fencingToken());
  * }
+ *
+ * // permit: at most 4 exports at a time across the cluster
+ * RedisSemaphore exports = redisLockClient.getSemaphore("exports", 4);
+ * Report report = lockTemplate.executeWithPermit(exports, (permit) -> export(permit.fencingToken()));
  * }</pre>
  *
  * <p>The lock is released after the callback returns or throws. If the lease was lost while the callback ran, the
@@ -116,6 +120,34 @@ public final class LockTemplate {
             return Optional.empty();
         }
         return Optional.ofNullable(runHolding(lease.get(), action));
+    }
+
+    /**
+     * Runs {@code action} holding one permit of {@code semaphore}, waiting up to the default wait time (and with the
+     * default lease time, if any); the permit is returned after the action, and a lost permit is handled by the
+     * {@link LostLeasePolicy} as for a lock.
+     *
+     * @throws LockNotAcquiredException if no permit came free within the wait time; the action did not run
+     * @throws LockLostException if the permit was lost during the action (policy {@code FAIL} or {@code INTERRUPT})
+     */
+    public <T extends @Nullable Object, E extends Throwable> T executeWithPermit(RedisSemaphore semaphore,
+            LockCallback<T, E> action) throws E {
+        return executeWithPermit(semaphore, this.defaults.waitTime(), action);
+    }
+
+    /** Like {@link #executeWithPermit(RedisSemaphore, LockCallback)} with an explicit wait time. */
+    public <T extends @Nullable Object, E extends Throwable> T executeWithPermit(RedisSemaphore semaphore,
+            Duration waitTime, LockCallback<T, E> action) throws E {
+        Duration leaseTime = this.defaults.leaseTime();
+        LockLease permit;
+        try {
+            permit = (leaseTime != null) ? semaphore.acquire(waitTime, leaseTime) : semaphore.acquire(waitTime);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new LockInterruptedException(semaphore.name(), ex);
+        }
+        return runHolding(permit, action);
     }
 
     /** Acquires {@code name} with the default wait time, for try-with-resources. */

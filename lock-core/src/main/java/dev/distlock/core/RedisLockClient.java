@@ -14,7 +14,9 @@ import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
+import dev.distlock.core.internal.ProtocolSemaphore;
 import dev.distlock.core.internal.ReadWriteLocks;
+import dev.distlock.core.internal.SemaphoreInspector;
 import dev.distlock.core.internal.protocol.ForceRelease;
 import dev.distlock.core.internal.time.DurationFormat;
 import io.lettuce.core.RedisClient;
@@ -169,6 +171,41 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
     @Override
     public ReadWriteRedisLock getReadWriteLock(String name) {
         return ReadWriteLocks.readWriteLock(engine(), name);
+    }
+
+    /**
+     * The semaphore with this name: at most its permit count of leased permits held at a time, across every client,
+     * granted to waiters in arrival order (see {@link RedisSemaphore}). {@code permits} is the count this caller
+     * declares: Redis stores it when it has none for the name (the first use, or after losing its data); a count
+     * already stored, for instance by {@link RedisSemaphore#setPermits(int)}, stays. Not on {@link LockClient}: a
+     * semaphore needs one Redis deployment to count on, which RedLock and the in-memory client do not offer alike.
+     *
+     * @throws IllegalArgumentException if the name is invalid or {@code permits} is less than 1; nothing is sent to
+     * Redis
+     */
+    public RedisSemaphore getSemaphore(String name, int permits) {
+        return ProtocolSemaphore.of(engine(), name, permits);
+    }
+
+    /**
+     * What Redis knows about the semaphore {@code name} right now, in one round trip: its permit count, the permits
+     * held with their owners, instances, fencing tokens and remaining leases, and the queued waiters. For operators
+     * who know the name but not the count (the Actuator endpoint).
+     *
+     * @throws IllegalArgumentException if the name is invalid; nothing is sent to Redis
+     * @throws LockOperationException if Redis does not answer within the operation timeout
+     */
+    public SemaphoreInfo inspectSemaphore(String name) {
+        try {
+            return new SemaphoreInspector(engine()).inspect(name).join();
+        }
+        catch (CompletionException ex) {
+            Throwable cause = ex.getCause();
+            String why = (cause instanceof TimeoutException)
+                    ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
+                    : String.valueOf(cause);
+            throw new LockOperationException(name, "Inspecting semaphore '" + name + "' failed: " + why, cause);
+        }
     }
 
     /**

@@ -29,7 +29,8 @@ class AclUserContractTests extends LockContractTests {
             "-@all", "+evalsha", "+eval", "+script|load", "+exists", "+subscribe", "+unsubscribe", "+publish",
             "+ping", "+role", "+wait", "+get", "+set", "+del",
             "+pexpire", "+pttl", "+time", "+lindex", "+llen", "+lpop", "+lpos", "+lrange", "+lrem", "+rpush",
-            "+zadd", "+zcard", "+zcount", "+zrange", "+zrem", "+zremrangebyscore", "+zscore");
+            "+zadd", "+zcard", "+zcount", "+zrange", "+zrangebyscore", "+zrank", "+zrem", "+zremrangebyscore",
+            "+zscore");
 
     private static final String USER = "locks";
 
@@ -107,6 +108,28 @@ class AclUserContractTests extends LockContractTests {
             assertThat(both.fencingTokens()).hasSize(2);
         }
         assertThat(this.first.inspect("acl-rw").held()).isFalse();
+    }
+
+    @Test
+    void semaphoresWorkAsTheLockUserToo() throws Exception {
+        RedisSemaphore semaphore = this.first.getSemaphore("acl-semaphore", 1);
+        LockLease held = semaphore.acquire(Duration.ofSeconds(5));
+        java.util.concurrent.CompletableFuture<LockLease> waiter = java.util.concurrent.CompletableFuture
+            .supplyAsync(() -> {
+                try {
+                    return this.second.getSemaphore("acl-semaphore", 1).acquire(Duration.ofSeconds(30));
+                }
+                catch (InterruptedException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            });
+        assertThat(semaphore.setPermits(2)).isEqualTo(1);
+        try (LockLease second = waiter.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            assertThat(second.fencingToken()).isGreaterThan(held.fencingToken());
+            assertThat(this.first.inspectSemaphore("acl-semaphore").holders()).hasSize(2);
+        }
+        held.close();
+        assertThat(semaphore.tryAcquire(Duration.ZERO)).hasValueSatisfying(LockLease::close);
     }
 
     @Test

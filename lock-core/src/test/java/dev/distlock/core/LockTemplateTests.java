@@ -62,6 +62,33 @@ class LockTemplateTests extends RedisLockTest {
     }
 
     @Test
+    void executeWithPermitRunsHoldingAPermitAndReturnsIt() throws Exception {
+        LockTemplate template = new LockTemplate(this.client, Duration.ofMillis(200), null, LostLeasePolicy.FAIL);
+        RedisSemaphore semaphore = this.client.getSemaphore("template-permits", 1);
+        String result = template.executeWithPermit(semaphore, (permit) -> {
+            assertThat(semaphore.holders()).singleElement()
+                .satisfies((holder) -> assertThat(holder.fencingToken()).isEqualTo(permit.fencingToken()));
+            assertThatExceptionOfType(LockNotAcquiredException.class).as("the only permit is held")
+                .isThrownBy(() -> template.executeWithPermit(semaphore, (other) -> "must not run"));
+            return "done";
+        });
+        assertThat(result).isEqualTo("done");
+        assertThat(semaphore.availablePermits()).isEqualTo(1);
+    }
+
+    @Test
+    void aPermitLostDuringTheCallbackFailsTheCallByDefault() throws Exception {
+        LockTemplate template = new LockTemplate(this.client);
+        RedisSemaphore semaphore = this.client.getSemaphore("lost-permit", 2);
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> template.executeWithPermit(semaphore,
+                (permit) -> {
+                    this.raw.del("lock:{lost-permit}:permits");
+                    Thread.sleep(LockClients.TEST_WATCHDOG_LEASE.toMillis());
+                    return "result that must not be trusted";
+                })).withMessageContaining("'lost-permit'");
+    }
+
+    @Test
     void leaseLostDuringTheCallbackFailsTheCallByDefault() throws Exception {
         LockTemplate template = new LockTemplate(this.client);
         assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> template.execute("lost", (lease) -> {

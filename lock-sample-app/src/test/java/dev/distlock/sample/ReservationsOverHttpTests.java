@@ -109,6 +109,16 @@ class ReservationsOverHttpTests {
     }
 
     @Test
+    void semaphoreDemoNeverRunsMoreJobsAtOnceThanItHasPermits() {
+        SemaphoreReport report = body(this.http.semaphoreDemo(8, 3));
+        assertThat(report.finished()).isEqualTo(8);
+        assertThat(report.mostRunningAtOnce()).isBetween(1, 3);
+        assertThat(report.mostHeldOnRedis()).isBetween(1, 3);
+        assertThat(this.http.exchangeAsText("POST", "/demo/semaphore?workers=4&permits=0", "").getStatusCode())
+            .isEqualTo(HttpStatus.BAD_REQUEST);
+    }
+
+    @Test
     void oversellDemoAnswersWithATableWhenAskedForText() {
         String table = this.http.oversellDemoAsText("demo-text", 10, 3);
 

@@ -57,6 +57,13 @@ final class SampleHttpClient {
             .toEntity(DemoReport.class);
     }
 
+    ResponseEntity<SemaphoreReport> semaphoreDemo(int workers, int permits) {
+        return this.rest.post()
+            .uri("/demo/semaphore?workers={workers}&permits={permits}", workers, permits)
+            .retrieve()
+            .toEntity(SemaphoreReport.class);
+    }
+
     String oversellDemoAsText(String sku, int buyers, long stock) {
         return this.rest.post()
             .uri("/demo/oversell?sku={sku}&buyers={buyers}&stock={stock}&format=text", sku, buyers, stock)

@@ -10,7 +10,8 @@
  * {@code MultiLock} takes several in a fixed order ({@code AsyncMultiAcquisition} without blocking);
  * {@code ReadWriteLocks} makes read/write locks; {@code LockEngine} wires, once per client, the script calls, the
  * rooms, the watchdog, the owner tokens and the per-thread holds ({@code ThreadHolds}); {@code LockInspector} reads a
- * lock's state for operators.</li>
+ * lock's state for operators. {@code ProtocolSemaphore} is the {@code RedisSemaphore} (one hold per permit, never
+ * reentrant) and {@code SemaphoreInspector} reads a semaphore's state.</li>
  * <li>{@link dev.distlock.core.internal.protocol}: what each lock kind runs on Redis, as a {@code LockProtocol}
  * ({@code QueuedProtocol} for reentrant, fair and multi-lock members, {@code WriteProtocol}/{@code ReadProtocol} for
  * read/write locks), the keys of a lock ({@code LockKeys}) and the script calls with their timeout

@@ -12,7 +12,8 @@ public interface LockProtocol {
     /** The user's lock name. */
     String lockName();
 
-    /** The lock kind as operators see it: {@code reentrant}, {@code read}, {@code write} or {@code redlock}. */
+    /** The lock kind as operators see it: {@code reentrant}, {@code read}, {@code write}, {@code redlock}
+     * or {@code semaphore}. */
     String kind();
 
     /** Identifies this lock in the per-thread hold table (read and write holds of one name differ). */

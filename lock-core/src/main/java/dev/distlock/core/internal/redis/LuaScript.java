@@ -60,10 +60,22 @@ public record LuaScript(String name, String body, String sha1) {
 
     public static final LuaScript REDLOCK_FORCE_RELEASE = load("redlock-force-release");
 
+    /** Semaphores: take a permit or keep a place in the queue; return a permit; leave or abandon; count; inspect. */
+    public static final LuaScript SEMAPHORE_ACQUIRE = load("semaphore-acquire");
+
+    public static final LuaScript SEMAPHORE_RELEASE = load("semaphore-release");
+
+    public static final LuaScript SEMAPHORE_LEAVE = load("semaphore-leave");
+
+    public static final LuaScript SEMAPHORE_SET_PERMITS = load("semaphore-set-permits");
+
+    public static final LuaScript SEMAPHORE_INSPECT = load("semaphore-inspect");
+
     /** Every script, for warming a server's script cache. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, RELEASE, MINT, RENEW,
             ABANDON, READ_ACQUIRE, READ_RENEW, READ_RELEASE, WRITE_ACQUIRE, WRITE_RELEASE, FORCE_RELEASE, INSPECT,
-            REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE);
+            REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE,
+            SEMAPHORE_ACQUIRE, SEMAPHORE_RELEASE, SEMAPHORE_LEAVE, SEMAPHORE_SET_PERMITS, SEMAPHORE_INSPECT);
 
     private static final String INCLUDE = "--@include ";
 

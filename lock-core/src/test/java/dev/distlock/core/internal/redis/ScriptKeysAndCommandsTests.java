@@ -30,7 +30,7 @@ class ScriptKeysAndCommandsTests {
     /** Commands whose first argument is a key. */
     private static final Set<String> FIRST_KEY = Set.of("get", "set", "pexpire", "pttl", "lpop", "rpush", "lrem",
             "lrange", "lpos", "lindex", "llen", "zadd", "zrem", "zrange", "zcard", "zcount", "zscore",
-            "zremrangebyscore", "incr");
+            "zremrangebyscore", "zrangebyscore", "zrank", "incr");
 
     /** Commands without keys. */
     private static final Set<String> NO_KEYS = Set.of("time", "publish", "spublish");

@@ -7,6 +7,7 @@ import dev.distlock.core.ForcedRelease;
 import dev.distlock.core.HeldLease;
 import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLockClient;
+import dev.distlock.core.SemaphoreInfo;
 import dev.distlock.core.internal.time.DurationFormat;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -21,10 +22,11 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * <li>{@code GET /actuator/distributedlocks}: this instance's id, its Redis target and the leases it holds now (name,
  * kind, fencing token, held for, remaining lease, renewals, owner thread);</li>
  * <li>{@code GET /actuator/distributedlocks/{name}}: what Redis says about one lock name (holder and its instance,
- * remaining lease, fencing token, queued waiters), in one round trip;</li>
+ * remaining lease, fencing token, queued waiters), and, when the name is a semaphore, its permit count, the permits
+ * held and by whom (owner, instance, fencing token, remaining lease) and its queued waiters: two round trips;</li>
  * <li>{@code DELETE /actuator/distributedlocks/{name}}: force-releases the lock whoever holds it and hands it to the
- * next queued waiter, in one step. Its holder loses the lease at its next renewal. Off by default: the endpoint's access is read-only until
- * {@code management.endpoint.distributedlocks.access=unrestricted}.</li>
+ * next queued waiter, in one step. Its holder loses the lease at its next renewal. Off by default: the endpoint's
+ * access is read-only until {@code management.endpoint.distributedlocks.access=unrestricted}.</li>
  * </ul>
  * Durations are written as people write them ({@code 1.5s}, {@code 250ms}).
  */
@@ -46,7 +48,7 @@ public class DistributedLocksEndpoint {
 
     @ReadOperation
     public LockDescriptor lock(@Selector String name) {
-        return LockDescriptor.of(this.client.inspect(name));
+        return LockDescriptor.of(this.client.inspect(name), SemaphoreDescriptor.of(this.client.inspectSemaphore(name)));
     }
 
     /**
@@ -75,7 +77,7 @@ public class DistributedLocksEndpoint {
      * One lease this instance holds.
      *
      * @param name lock name
-     * @param kind reentrant, fair, read, write or redlock
+     * @param kind reentrant, fair, read, write, redlock or semaphore
      * @param fencingToken its fencing token
      * @param heldFor since when it is held
      * @param remainingLease how long it stays valid without another renewal
@@ -105,15 +107,53 @@ public class DistributedLocksEndpoint {
      * @param fencingToken the holder's fencing token
      * @param queuedWaiters owners queued for it
      * @param readHolds live read holds
+     * @param semaphore the semaphore of this name, or null when the name has no permit count or permits on Redis
      */
     public record LockDescriptor(String name, boolean held, String mode, @Nullable String owner,
             @Nullable String ownerInstanceId, String remainingLease, long fencingToken, long queuedWaiters,
-            long readHolds) {
+            long readHolds, @Nullable SemaphoreDescriptor semaphore) {
 
-        static LockDescriptor of(LockInfo info) {
+        static LockDescriptor of(LockInfo info, @Nullable SemaphoreDescriptor semaphore) {
             return new LockDescriptor(info.name(), info.held(), info.mode().name(), info.owner(),
                     info.ownerInstanceId(), format(info.remainingLease()), info.fencingToken(), info.queuedWaiters(),
-                    info.readHolds());
+                    info.readHolds(), semaphore);
+        }
+    }
+
+    /**
+     * A semaphore as Redis sees it.
+     *
+     * @param permits the permit count stored on Redis
+     * @param availablePermits permits free now
+     * @param holders the permits held, the one whose lease ends first first
+     * @param waiters owner tokens of the queued waiters, in arrival order
+     */
+    public record SemaphoreDescriptor(int permits, int availablePermits, List<PermitDescriptor> holders,
+            List<String> waiters) {
+
+        static @Nullable SemaphoreDescriptor of(SemaphoreInfo info) {
+            if (info.permits() == 0 && info.holders().isEmpty()) {
+                return null;
+            }
+            return new SemaphoreDescriptor(info.permits(), info.availablePermits(),
+                    info.holders().stream().map(PermitDescriptor::of).toList(), info.waiters());
+        }
+    }
+
+    /**
+     * One permit held.
+     *
+     * @param owner the holder's owner token
+     * @param ownerInstanceId which instance holds it
+     * @param fencingToken the permit's fencing token
+     * @param remainingLease its remaining lease on Redis
+     */
+    public record PermitDescriptor(String owner, @Nullable String ownerInstanceId, long fencingToken,
+            String remainingLease) {
+
+        static PermitDescriptor of(SemaphoreInfo.Holder holder) {
+            return new PermitDescriptor(holder.owner(), holder.instanceId(), holder.fencingToken(),
+                    format(holder.remainingLease()));
         }
     }
 

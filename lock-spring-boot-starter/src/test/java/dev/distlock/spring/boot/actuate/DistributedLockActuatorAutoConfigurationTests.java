@@ -74,6 +74,30 @@ class DistributedLockActuatorAutoConfigurationTests {
     }
 
     @Test
+    void endpointShowsTheSemaphoresPermitsHeldAndByWhom() {
+        this.contextRunner.run((context) -> {
+            DistributedLocksEndpoint endpoint = context.getBean(DistributedLocksEndpoint.class);
+            assertThat(endpoint.lock("exports").semaphore()).as("not a semaphore yet").isNull();
+            LockLease permit = context.getBean(RedisLockClient.class).getSemaphore("exports", 3)
+                .acquire(Duration.ZERO);
+            try (permit) {
+                DistributedLocksEndpoint.SemaphoreDescriptor semaphore = endpoint.lock("exports").semaphore();
+                assertThat(semaphore).isNotNull();
+                assertThat(semaphore.permits()).isEqualTo(3);
+                assertThat(semaphore.availablePermits()).isEqualTo(2);
+                assertThat(semaphore.holders()).singleElement().satisfies((holder) -> {
+                    assertThat(holder.ownerInstanceId()).isEqualTo("orders-1");
+                    assertThat(holder.fencingToken()).isEqualTo(permit.fencingToken());
+                    assertThat(holder.remainingLease()).endsWith("s");
+                });
+                assertThat(endpoint.leases().leases()).singleElement()
+                    .satisfies((held) -> assertThat(held.kind()).isEqualTo("semaphore"));
+            }
+            assertThat(endpoint.lock("exports").semaphore().holders()).isEmpty();
+        });
+    }
+
+    @Test
     void forceReleaseDeletesTheLockAndItsHolderLosesTheLease() {
         this.contextRunner.withPropertyValues("distributed-lock.lease-time=900ms").run((context) -> {
             DistributedLocksEndpoint endpoint = context.getBean(DistributedLocksEndpoint.class);
