@@ -126,7 +126,8 @@ public final class ProtocolSemaphore implements RedisSemaphore {
         // The thread is named for dashboards only: a permit is never recorded for reentrancy.
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, Thread.currentThread());
         this.engine.watchdog().watch(hold);
-        return new DefaultLockLease(hold, this.release::releaseOneAsync);
+        return new DefaultLockLease(hold, this.release::releaseOneAsync,
+                DefaultLockLease.TokenMinter.MINTED_WITH_GRANT);
     }
 
     /** Gives up an acquisition; a grant that already arrived is returned (one still in flight is, on arrival). */

@@ -90,6 +90,11 @@ public final class DefaultLockLease implements LockLease {
     @FunctionalInterface
     public interface TokenMinter {
 
+        /** For kinds whose every grant carries its token: asking can never need a mint. */
+        TokenMinter MINTED_WITH_GRANT = (hold) -> {
+            throw new IllegalStateException("The token of '" + hold.lockName() + "' is minted with its grant");
+        };
+
         long mint(Hold hold);
     }
 
