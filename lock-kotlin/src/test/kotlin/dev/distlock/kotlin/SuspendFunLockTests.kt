@@ -64,11 +64,46 @@ class SuspendFunLockTests {
         open suspend fun skippedWhenBusy(): String = "ran"
     }
 
-    open class SuspendFallback {
+    /** Locked suspend funs with suspend fallbacks, and [parked] to keep their lock busy. */
+    open class Fallbacks {
+
+        @DistributedLock(name = "kt-fallback")
+        open suspend fun parked(entered: CompletableDeferred<Unit>): String {
+            entered.complete(Unit)
+            awaitCancellation()
+        }
+
+        @DistributedLock(name = "kt-fallback", waitTime = "0", onNotAcquired = OnNotAcquired.FALLBACK,
+            fallback = "busy")
+        open suspend fun work(id: String): String = "ran $id"
+
+        open suspend fun busy(id: String): String {
+            delay(10)
+            return "busy $id"
+        }
+
+        @DistributedLock(name = "kt-fallback", waitTime = "0", onNotAcquired = OnNotAcquired.FALLBACK,
+            fallback = "busyBecause")
+        open suspend fun workTellingWhy(id: String): String = "ran $id"
+
+        private suspend fun busyBecause(id: String, cause: LockNotAcquiredException): String {
+            delay(10)
+            return "busy $id after ${cause.waitTime().toMillis()} ms"
+        }
+    }
+
+    open class PlainFallback {
         @DistributedLock(name = "kt-fallback", onNotAcquired = OnNotAcquired.FALLBACK, fallback = "later")
         open suspend fun work(): String = "ran"
 
-        open suspend fun later(): String = "later"
+        open fun later(): String = "later"
+    }
+
+    open class WrongResultFallback {
+        @DistributedLock(name = "kt-fallback", onNotAcquired = OnNotAcquired.FALLBACK, fallback = "later")
+        open suspend fun work(): String = "ran"
+
+        open suspend fun later(): Int = 1
     }
 
     @Test
@@ -107,10 +142,39 @@ class SuspendFunLockTests {
     }
 
     @Test
-    fun `a fallback on a suspend fun is refused at startup`() {
-        contextRunner.withBean(SuspendFallback::class.java).run { context ->
+    fun `a busy lock calls the suspend fallback, with or without the exception`() {
+        contextRunner.withBean(Fallbacks::class.java).run { context ->
+            val fallbacks = context.getBean(Fallbacks::class.java)
+            assertThat(runBlocking { fallbacks.work("free") }).isEqualTo("ran free")
+            runBlocking {
+                val entered = CompletableDeferred<Unit>()
+                val holder = launch { fallbacks.parked(entered) }
+                entered.await()
+                assertThat(fallbacks.work("a")).isEqualTo("busy a")
+                assertThat(fallbacks.workTellingWhy("b")).isEqualTo("busy b after 0 ms")
+                holder.cancelAndJoin()
+            }
+            assertNothingLocked(context)
+            assertThat(runBlocking { fallbacks.workTellingWhy("c") }).isEqualTo("ran c")
+        }
+    }
+
+    @Test
+    fun `a plain fun as the fallback of a suspend fun is refused naming the fix`() {
+        contextRunner.withBean(PlainFallback::class.java).run { context ->
             assertThat(context).hasFailed()
-            assertThat(context.startupFailure).rootCause().hasMessageContaining("FALLBACK is not supported on a suspend fun")
+            assertThat(context.startupFailure).rootCause()
+                .hasMessageContaining("no suspend fun later()")
+                .hasMessageContaining("the fallback of a suspend fun must be a suspend fun too")
+        }
+    }
+
+    @Test
+    fun `a suspend fallback whose result does not fit is refused at startup`() {
+        contextRunner.withBean(WrongResultFallback::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure).rootCause()
+                .hasMessageContaining("its return type java.lang.Integer is not assignable to java.lang.String")
         }
     }
 

@@ -161,7 +161,7 @@ public final class LockOperationSource {
         }
         boolean suspending = SuspendingFunctions.isSuspending(method);
         if (suspending) {
-            String suspendRefusal = SuspendingFunctions.refusal(annotation.onNotAcquired());
+            String suspendRefusal = SuspendingFunctions.refusal();
             if (suspendRefusal != null) {
                 throw invalid.because("method", "suspend fun " + method.getName(), suspendRefusal);
             }

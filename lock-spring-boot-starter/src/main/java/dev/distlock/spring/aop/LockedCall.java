@@ -3,7 +3,6 @@ package dev.distlock.spring.aop;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -88,10 +87,19 @@ record LockedCall(MethodInvocation invocation, LockOperation operation, RedisLoc
 
     private @Nullable Object callFallback(LockNotAcquiredException ex) throws Throwable {
         Method fallback = Objects.requireNonNull(this.operation.fallback());
+        boolean suspending = this.operation.returnKind() == ReturnKind.MONO
+                && SuspendingFunctions.isSuspending(fallback);
         @Nullable Object[] fallbackArgs = this.args;
         if (this.operation.fallbackTakesException()) {
-            fallbackArgs = Arrays.copyOf(this.args, this.args.length + 1);
-            fallbackArgs[this.args.length] = ex;
+            // a suspend fun's Continuation stays last
+            int at = suspending ? this.args.length - 1 : this.args.length;
+            fallbackArgs = new Object[this.args.length + 1];
+            System.arraycopy(this.args, 0, fallbackArgs, 0, at);
+            fallbackArgs[at] = ex;
+            System.arraycopy(this.args, at, fallbackArgs, at + 1, this.args.length - at);
+        }
+        if (suspending) {
+            return SuspendingFunctions.invoke(fallback, this.target, fallbackArgs);
         }
         try {
             return fallback.invoke(this.target, fallbackArgs);

@@ -4,8 +4,11 @@ import dev.distlock.core.LockClient;
 import dev.distlock.core.RedisLockClient;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.ssl.SslBundles;
@@ -19,9 +22,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The two ways to get a {@link RedisLockClient}: a dedicated connection, or the application's Lettuce client. Both
- * back off when the application defines any {@link LockClient} (its own {@code RedisLockClient}, or lock-test's
- * in-memory client).
+ * The two ways to get a {@link RedisLockClient}: a dedicated connection ({@code distributed-lock.redis.*} or a
+ * {@link LockRedisConnectionDetails} bean), or the application's Lettuce client. Both back off when the application
+ * defines any {@link LockClient} (its own {@code RedisLockClient}, or lock-test's in-memory client).
  */
 final class LockClientConfigurations {
 
@@ -35,20 +38,32 @@ final class LockClientConfigurations {
 
         @Bean
         DedicatedLockConnection distributedLockRedisConnection(DistributedLockProperties properties,
-                LockClientSettings settings, ObjectProvider<SslBundles> sslBundles) {
-            return new DedicatedLockConnection(properties.getRedis(), settings.reconnectMaxDelay(),
+                LockClientSettings settings, ObjectProvider<LockRedisConnectionDetails> details,
+                ObjectProvider<SslBundles> sslBundles) {
+            return new DedicatedLockConnection(target(properties, details), settings.reconnectMaxDelay(),
                     sslBundles.getIfAvailable());
         }
 
         @Bean
-        LockConnectionDescription distributedLockConnectionDescription(DistributedLockProperties properties) {
-            return LockConnectionDescription.of(properties.getRedis());
+        LockConnectionDescription distributedLockConnectionDescription(DistributedLockProperties properties,
+                ObjectProvider<LockRedisConnectionDetails> details) {
+            String source = (details.getIfAvailable() != null) ? LockConnectionDescription.DETAILS
+                    : LockConnectionDescription.DEDICATED;
+            return LockConnectionDescription.of(target(properties, details), source);
         }
 
         @Bean(destroyMethod = "close")
         RedisLockClient redisLockClient(DedicatedLockConnection connection, LockClientSettings settings,
                 DistributedLockProperties properties) {
             return connection.createLockClient(settings.clientOptions(), properties.isRequireRedisAtStartup());
+        }
+
+        /** The properties, or, when there is a {@link LockRedisConnectionDetails} bean, its address in theirs. */
+        private static LockRedisProperties target(DistributedLockProperties properties,
+                ObjectProvider<LockRedisConnectionDetails> details) {
+            LockRedisConnectionDetails bean = details.getIfAvailable();
+            return (bean != null) ? ConnectionDetailsRedisProperties.of(properties.getRedis(), bean)
+                    : properties.getRedis();
         }
     }
 
@@ -97,33 +112,53 @@ final class LockClientConfigurations {
 
     /**
      * Matches when {@code distributed-lock.redis.url}, {@code .host}, {@code .sentinel.master} or
-     * {@code .cluster.nodes} is set.
+     * {@code .cluster.nodes} is set, or there is a {@link LockRedisConnectionDetails} bean.
      */
-    static class OnDedicatedConnection extends SpringBootCondition {
+    static class OnDedicatedConnection extends AnyNestedCondition {
 
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            boolean dedicated = isDedicated(context);
-            return new ConditionOutcome(dedicated, dedicated ? "distributed-lock.redis.* is configured"
-                    : "distributed-lock.redis.url, .host, .sentinel.master and .cluster.nodes are not set");
+        OnDedicatedConnection() {
+            super(ConfigurationPhase.REGISTER_BEAN);
         }
 
-        static boolean isDedicated(ConditionContext context) {
-            return Binder.get(context.getEnvironment())
-                .bind(DistributedLockProperties.PREFIX + ".redis", LockRedisProperties.class)
-                .map(LockRedisProperties::isConfigured)
-                .orElse(false);
+        @Conditional(OnDedicatedProperties.class)
+        static class Properties {
+        }
+
+        @ConditionalOnBean(LockRedisConnectionDetails.class)
+        static class Details {
         }
     }
 
-    /** The opposite of {@link OnDedicatedConnection}. */
-    static class OnSharedConnection extends SpringBootCondition {
+    /** The opposite of {@link OnDedicatedConnection}: neither properties nor a connection-details bean. */
+    static class OnSharedConnection extends NoneNestedConditions {
+
+        OnSharedConnection() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @Conditional(OnDedicatedProperties.class)
+        static class Properties {
+        }
+
+        @ConditionalOnBean(LockRedisConnectionDetails.class)
+        static class Details {
+        }
+    }
+
+    /**
+     * Matches when {@code distributed-lock.redis.url}, {@code .host}, {@code .sentinel.master} or
+     * {@code .cluster.nodes} is set.
+     */
+    static class OnDedicatedProperties extends SpringBootCondition {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            boolean dedicated = OnDedicatedConnection.isDedicated(context);
-            return new ConditionOutcome(!dedicated, dedicated ? "distributed-lock.redis.* is configured"
-                    : "no distributed-lock.redis.* connection: reusing the application's");
+            boolean dedicated = Binder.get(context.getEnvironment())
+                .bind(DistributedLockProperties.PREFIX + ".redis", LockRedisProperties.class)
+                .map(LockRedisProperties::isConfigured)
+                .orElse(false);
+            return new ConditionOutcome(dedicated, dedicated ? "distributed-lock.redis.* is configured"
+                    : "distributed-lock.redis.url, .host, .sentinel.master and .cluster.nodes are not set");
         }
     }
 }

@@ -26,6 +26,8 @@ record LockConnectionDescription(String target, String source) {
 
     static final String DEDICATED = "the dedicated distributed-lock.redis.* connection";
 
+    static final String DETAILS = "the dedicated connection of the LockRedisConnectionDetails bean";
+
     /** The application's connection, as the {@link LettuceConnectionFactory} is configured. */
     static LockConnectionDescription of(LettuceConnectionFactory factory) {
         String tls = factory.isUseSsl() ? ", TLS" : "";
@@ -45,10 +47,19 @@ record LockConnectionDescription(String target, String source) {
 
     /** A dedicated connection, as its properties configure it. */
     static LockConnectionDescription of(LockRedisProperties properties) {
+        return of(properties, DEDICATED);
+    }
+
+    /**
+     * A dedicated connection, as the properties configure it.
+     *
+     * @param source {@link #DEDICATED} or {@link #DETAILS}
+     */
+    static LockConnectionDescription of(LockRedisProperties properties, String source) {
         if (properties.isCluster()) {
             List<String> seeds = properties.getCluster().getNodes();
             return new LockConnectionDescription("Cluster seeds " + String.join(",", seeds)
-                    + (properties.getSsl().isEnabled() ? ", TLS" : ""), DEDICATED);
+                    + (properties.getSsl().isEnabled() ? ", TLS" : ""), source);
         }
         RedisURI uri = DedicatedLockConnection.redisUri(properties);
         String tls = uri.isSsl() ? ", TLS" : "";
@@ -56,10 +67,9 @@ record LockConnectionDescription(String target, String source) {
             return new LockConnectionDescription("Sentinel master '" + uri.getSentinelMasterId() + "' via "
                     + uri.getSentinels().stream().map((s) -> s.getHost() + ":" + s.getPort())
                         .collect(Collectors.joining(","))
-                    + tls, DEDICATED);
+                    + tls, source);
         }
-        return new LockConnectionDescription(uri.getHost() + ":" + uri.getPort() + " (standalone" + tls + ")",
-                DEDICATED);
+        return new LockConnectionDescription(uri.getHost() + ":" + uri.getPort() + " (standalone" + tls + ")", source);
     }
 
     private static String nodes(Iterable<RedisNode> nodes) {

@@ -15,6 +15,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
+import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
@@ -45,6 +47,18 @@ public final class BootLine {
     @ImportAutoConfiguration(RedisAutoConfiguration.class)
     public static class DataRedis {
 
+    }
+
+    /** The runner with a Boot Redis connection-details bean (as {@code @ServiceConnection} registers) to the server. */
+    public static ApplicationContextRunner withRedisConnectionDetails(ApplicationContextRunner runner, String host,
+            int port) {
+        return runner.withBean(RedisConnectionDetails.class, () -> new RedisConnectionDetails() {
+
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of(host, port);
+            }
+        });
     }
 
     /** The {@code distributedLockHealthIndicator} bean's report now. */

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
@@ -16,6 +17,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
@@ -46,6 +48,18 @@ public final class BootLine {
     @ImportAutoConfiguration(DataRedisAutoConfiguration.class)
     public static class DataRedis {
 
+    }
+
+    /** The runner with a Boot Redis connection-details bean (as {@code @ServiceConnection} registers) to the server. */
+    public static ApplicationContextRunner withRedisConnectionDetails(ApplicationContextRunner runner, String host,
+            int port) {
+        return runner.withBean(DataRedisConnectionDetails.class, () -> new DataRedisConnectionDetails() {
+
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of(host, port);
+            }
+        });
     }
 
     /** The {@code distributedLockHealthIndicator} bean's report now. */
