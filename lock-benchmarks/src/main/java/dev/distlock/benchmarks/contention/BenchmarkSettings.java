@@ -24,13 +24,16 @@ import org.jspecify.annotations.Nullable;
  * @param out directory for {@code report.md} and {@code contention.png}
  * @param redis a Redis to measure against ({@code redis://}, {@code rediss://}, credentials in the URI), or null to
  * start the embedded redis-server 7.0.15 on loopback
+ * @param only {@code uncontended} or {@code contention} (with waiting) to run that part alone, or the empty string for
+ * every scenario
  */
 record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer> sectionsMillis, Duration warmup,
         Duration measure, int waiters, Duration settle, Duration blocked, List<Integer> threadCounts,
         int uncontendedRounds, Duration uncontendedWarmup, Duration uncontendedMeasure, Path out,
-        @Nullable String redis) {
+        @Nullable String redis, String only) {
 
     static final String USAGE = "arguments: [--quick] [--out <directory>] [--redis redis://[user:password@]host:port]"
+            + " [--only uncontended|contention]"
             + "  (default directory: target/contention; default Redis: an embedded redis-server 7.0.15 on loopback)";
 
     /** Parses the command line; blank arguments (an empty Maven property) are ignored. */
@@ -38,6 +41,7 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
         boolean quick = false;
         Path out = Path.of("target", "contention");
         String redis = null;
+        String only = "";
         for (int i = 0; i < args.length; i++) {
             String arg = args[i].trim();
             if (arg.isEmpty()) {
@@ -58,12 +62,37 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
             else if (arg.startsWith("--redis=")) {
                 redis = redisUri(arg.substring("--redis=".length()));
             }
+            else if (arg.equals("--only") && i + 1 < args.length) {
+                only = scenario(args[++i].trim());
+            }
+            else if (arg.startsWith("--only=")) {
+                only = scenario(arg.substring("--only=".length()));
+            }
             else {
                 throw new IllegalArgumentException("Unknown argument '" + arg + "'; " + USAGE);
             }
         }
         BenchmarkSettings settings = quick ? quick(out) : full(out);
-        return (redis == null) ? settings : settings.on(redis);
+        settings = (redis == null) ? settings : settings.on(redis);
+        return only.isEmpty() ? settings : settings.only(only);
+    }
+
+    private static String scenario(String name) {
+        if (!name.equals("uncontended") && !name.equals("contention")) {
+            throw new IllegalArgumentException("--only takes 'uncontended' or 'contention', was '" + name + "'; " + USAGE);
+        }
+        return name;
+    }
+
+    /** The same settings, running only the {@code uncontended} or the {@code contention} (and waiting) scenarios. */
+    BenchmarkSettings only(String scenario) {
+        return new BenchmarkSettings(this.quick, this.clientCounts, this.sectionsMillis, this.warmup, this.measure,
+                this.waiters, this.settle, this.blocked, this.threadCounts, this.uncontendedRounds,
+                this.uncontendedWarmup, this.uncontendedMeasure, this.out, this.redis, scenario);
+    }
+
+    boolean runs(String scenario) {
+        return this.only.isEmpty() || this.only.equals(scenario);
     }
 
     private static String redisUri(String uri) {
@@ -78,7 +107,7 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
     BenchmarkSettings on(String uri) {
         return new BenchmarkSettings(this.quick, this.clientCounts, this.sectionsMillis, this.warmup, this.measure,
                 this.waiters, this.settle, this.blocked, this.threadCounts, this.uncontendedRounds,
-                this.uncontendedWarmup, this.uncontendedMeasure, this.out, uri);
+                this.uncontendedWarmup, this.uncontendedMeasure, this.out, uri, this.only);
     }
 
     /**
@@ -88,14 +117,14 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
     static BenchmarkSettings full(Path out) {
         return new BenchmarkSettings(false, List.of(2, 8, 32), List.of(0, 1), Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 32, Duration.ofSeconds(1), Duration.ofSeconds(5), List.of(1, 4, 16, 64),
-                3, Duration.ofMillis(500), Duration.ofSeconds(1), out, null);
+                3, Duration.ofMillis(500), Duration.ofSeconds(1), out, null, "");
     }
 
     /** About one minute, the same scenarios with short windows: to check the harness works, not for numbers. */
     static BenchmarkSettings quick(Path out) {
         return new BenchmarkSettings(true, List.of(2, 8, 32), List.of(0, 1), Duration.ofMillis(300),
                 Duration.ofSeconds(1), 32, Duration.ofMillis(300), Duration.ofSeconds(1), List.of(1, 4, 16, 64),
-                1, Duration.ofMillis(200), Duration.ofMillis(500), out, null);
+                1, Duration.ofMillis(200), Duration.ofMillis(500), out, null, "");
     }
 
     int poolSize() {

@@ -67,8 +67,11 @@ public final class ContentionBenchmark {
                 ContentionBenchmark benchmark = new ContentionBenchmark(settings, uri, stats);
                 List<ContentionResult> contention = new ArrayList<>();
                 List<WaitingResult> waiting = new ArrayList<>();
-                benchmark.contendedAndWaiting(contention, waiting);
-                List<UncontendedResult> uncontended = benchmark.uncontended();
+                if (settings.runs("contention")) {
+                    benchmark.contendedAndWaiting(contention, waiting);
+                }
+                List<UncontendedResult> uncontended = settings.runs("uncontended") ? benchmark.uncontended()
+                        : List.of();
                 environment.add("Load average after: " + loadAverage());
                 environment.add(String.format(Locale.ROOT, "Harness run time: %.0f s%s",
                         (System.nanoTime() - began) / 1e9, settings.quick() ? " (--quick)" : ""));

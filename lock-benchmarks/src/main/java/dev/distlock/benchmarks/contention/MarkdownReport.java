@@ -36,10 +36,14 @@ final class MarkdownReport {
         line("");
         this.report.environment().forEach(fact -> line("- " + fact));
         line("");
-        contention();
-        fairVersusReentrant();
-        waiting();
-        uncontended();
+        if (!this.report.contention().isEmpty()) {
+            contention();
+            fairVersusReentrant();
+            waiting();
+        }
+        if (!this.report.uncontended().isEmpty()) {
+            uncontended();
+        }
         targets();
         return this.out.toString();
     }

@@ -141,6 +141,7 @@ public final class ProtocolLock implements RedisLock {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
+        followConfirmation(hold, grant);
         return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
     }
 
@@ -150,6 +151,30 @@ public final class ProtocolLock implements RedisLock {
             return new QueuedAcquisition(this.engine, queued, leaseMillis, waitTime, tokenOnDemand).start();
         }
         return new AcquireOperation(this.engine, this.protocol, leaseMillis, context, waitTime).start();
+    }
+
+    /**
+     * A handed-over grant the holder runs on before its confirmation was answered: the confirmation extends the
+     * validity, or, refused (the key is no longer this owner's), makes the hold lost. One that failed leaves the
+     * validity at the offer's; the watchdog reports the loss if nothing renews it in time.
+     */
+    private void followConfirmation(Hold hold, Grant grant) {
+        CompletableFuture<Long> confirmation = grant.confirmation();
+        if (confirmation == null) {
+            return;
+        }
+        confirmation.whenComplete((sentAt, ex) -> {
+            if (ex != null) {
+                return;
+            }
+            if (sentAt >= 0) {
+                hold.renewed(sentAt);
+            }
+            else {
+                this.engine.watchdog().unwatch(hold);
+                hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
+            }
+        });
     }
 
     /**
@@ -260,6 +285,7 @@ public final class ProtocolLock implements RedisLock {
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
+            followConfirmation(hold, grant);
             if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);

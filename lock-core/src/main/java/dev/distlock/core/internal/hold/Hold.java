@@ -63,7 +63,8 @@ public final class Hold {
         this.watchdog = watchdog;
         this.thread = thread;
         this.fencingToken = grant.fencingToken();
-        this.lastCheckSentNanos = grant.sentAtNanos();
+        // A handoff whose confirmation is on its way counts as checked now: the watchdog need not renew at once.
+        this.lastCheckSentNanos = (grant.confirmation() != null) ? System.nanoTime() : grant.sentAtNanos();
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
     }
 

@@ -1,6 +1,9 @@
 package dev.distlock.core.internal.protocol;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A successful acquire as Redis answered it.
@@ -9,8 +12,16 @@ import java.util.concurrent.TimeUnit;
  * @param fencingToken the token minted for this acquisition, or {@link #UNMINTED} when it is minted on the holder's
  * request (the uncontended path of a queued lock)
  * @param sentAtNanos {@code System.nanoTime()} just before the request was sent: validity counts from here
+ * @param confirmation for a handoff the holder runs on before its confirmation is answered: completes with the
+ * confirmation's send time (validity counts from there on), or -1 when Redis refused it (the offer was no longer
+ * this owner's); null when the grant needs no confirmation
  */
-public record Grant(String owner, long fencingToken, long sentAtNanos) {
+public record Grant(String owner, long fencingToken, long sentAtNanos,
+        @Nullable CompletableFuture<Long> confirmation) {
+
+    public Grant(String owner, long fencingToken, long sentAtNanos) {
+        this(owner, fencingToken, sentAtNanos, null);
+    }
 
     /** The token of a hold granted without one: it is minted when the holder first asks for it. */
     public static final long UNMINTED = -1;

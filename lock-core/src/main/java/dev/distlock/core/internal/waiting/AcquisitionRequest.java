@@ -11,12 +11,13 @@ import dev.distlock.core.internal.time.Durations;
  * @param leaseMillis the lease in milliseconds
  * @param waitTime how long the caller may wait; zero for a single attempt
  * @param deadlineNanos {@code System.nanoTime()} at which the wait ends
+ * @param startNanos {@code System.nanoTime()} when it started: before any of its requests was sent
  */
-record AcquisitionRequest(String owner, long leaseMillis, Duration waitTime, long deadlineNanos) {
+record AcquisitionRequest(String owner, long leaseMillis, Duration waitTime, long deadlineNanos, long startNanos) {
 
     static AcquisitionRequest startingNow(String owner, long leaseMillis, Duration waitTime) {
-        return new AcquisitionRequest(owner, leaseMillis, waitTime,
-                System.nanoTime() + Durations.saturatedNanos(waitTime));
+        long now = System.nanoTime();
+        return new AcquisitionRequest(owner, leaseMillis, waitTime, now + Durations.saturatedNanos(waitTime), now);
     }
 
     /** Whether the caller may wait at all (otherwise one attempt decides). */

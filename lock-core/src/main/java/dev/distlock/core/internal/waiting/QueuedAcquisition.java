@@ -259,7 +259,13 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         logger.debug("Lock '{}' offered to owner {} (fencing token {}); confirming", this.protocol.lockName(),
                 this.request.owner(), handoff.fencingToken());
         long sentAt = System.nanoTime();
-        this.protocol.confirm(this.request.owner(), this.request.leaseMillis()).whenComplete((confirmed, ex) -> {
+        CompletableFuture<Boolean> confirm = this.protocol.confirm(this.request.owner(), this.request.leaseMillis());
+        Grant early = runsBeforeConfirmation(handoff, sentAt, confirm);
+        if (early != null) {
+            deliver(early);
+            return;
+        }
+        confirm.whenComplete((confirmed, ex) -> {
             if (ex != null) {
                 this.abandoned = true;
                 AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
@@ -271,6 +277,30 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
                 offerLapsed();
             }
         });
+    }
+
+    /**
+     * The grant the holder can run on at once, its confirmation still on its way, or null when it must wait for it.
+     * The offer set the key to expire an offer time after the release ran, and the release ran after this
+     * acquisition started (it popped an entry this acquisition queued), so until the confirmation answers, validity
+     * counts as if granted at the start for the offer time. Only while that leaves at least half the offer, and never
+     * with replica acknowledgement (the grant waits for the replicas). A confirmation Redis refuses makes the hold
+     * lost; one that fails leaves the validity at the offer's.
+     */
+    private @Nullable Grant runsBeforeConfirmation(Handoff handoff, long confirmSentAt,
+            CompletableFuture<Boolean> confirm) {
+        if (this.engine.options().replicaAcks() > 0) {
+            return null;
+        }
+        long leaseNanos = TimeUnit.MILLISECONDS.toNanos(this.request.leaseMillis());
+        long offerNanos = Math.min(leaseNanos, this.engine.options().handoffOffer().toNanos());
+        long validUntil = this.request.startNanos() + offerNanos - Grant.driftNanos(this.request.leaseMillis());
+        if (validUntil - System.nanoTime() < offerNanos / 2) {
+            return null;
+        }
+        CompletableFuture<Long> confirmation = confirm.thenApply((confirmed) -> confirmed ? confirmSentAt : -1L);
+        return new Grant(this.request.owner(), handoff.fencingToken(),
+                this.request.startNanos() - (leaseNanos - offerNanos), confirmation);
     }
 
     private void offerLapsed() {

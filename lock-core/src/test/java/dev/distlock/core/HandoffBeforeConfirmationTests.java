@@ -1,0 +1,107 @@
+package dev.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.distlock.testsupport.FaultProxy;
+import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A waiter that hears its offer soon after it queued runs at once, on the offer's own validity (the offer expires an
+ * offer time after the release, which came after the waiter started), while its confirmation is on its way; the
+ * confirmation then extends it to the full lease, or, refused, makes the lease lost.
+ */
+class HandoffBeforeConfirmationTests {
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.single();
+
+    /** Every reply to the waiter's client is held this long: its confirmation is answered well after its offer. */
+    private static final Duration REPLY_DELAY = Duration.ofMillis(1000);
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    /** The waiter's offer: long, so that even a slow start leaves it the half it needs to run before confirming. */
+    private static final Duration OFFER = Duration.ofSeconds(10);
+
+    private LockClients clients;
+
+    private LockClients proxied;
+
+    private FaultProxy proxy;
+
+    private RedisCommands<String, String> raw;
+
+    @BeforeEach
+    void setUp() {
+        redis.flushAll();
+        this.proxy = FaultProxy.start(redis.server());
+        this.clients = new LockClients(redis.uri());
+        this.proxied = new LockClients(this.proxy.uri());
+        this.raw = this.clients.raw();
+    }
+
+    @AfterEach
+    void tearDown() {
+        this.proxied.close();
+        this.clients.close();
+        this.proxy.close();
+    }
+
+    @Test
+    void theWaiterRunsOnTheOfferUntilItsConfirmationExtendsItToTheLease() throws Exception {
+        LockLease held = this.clients.create().getLock("early").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = waiter().getLock("early").acquireAsync(Duration.ofSeconds(20))
+            .toCompletableFuture();
+        awaitQueued("early");
+        this.proxy.delay(FaultProxy.Direction.REPLIES, REPLY_DELAY, Duration.ZERO);
+        held.close();
+
+        LockLease lease = waiting.get(20, TimeUnit.SECONDS);
+        assertThat(lease.isHeld()).isTrue();
+        assertThat(lease.remainingValidity()).as("running on the offer, its confirmation not yet answered")
+            .isLessThanOrEqualTo(OFFER);
+        await().atMost(Duration.ofSeconds(15))
+            .until(() -> lease.remainingValidity().compareTo(Duration.ofSeconds(20)) > 0);
+        assertThat(this.raw.pttl("lock:{early}")).as("the key's expiry covers the validity")
+            .isGreaterThan(lease.remainingValidity().toMillis());
+        this.proxy.delay(FaultProxy.Direction.REPLIES, Duration.ZERO, Duration.ZERO);
+        lease.close();
+    }
+
+    @Test
+    void aRefusedConfirmationMakesTheLeaseLost() throws Exception {
+        LockLease held = this.clients.create().getLock("refused").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = waiter().getLock("refused").acquireAsync(Duration.ofSeconds(20))
+            .toCompletableFuture();
+        awaitQueued("refused");
+        // The waiter's confirmation reaches Redis late: by then the key is gone (as if force-released).
+        this.proxy.delay(FaultProxy.Direction.REQUESTS, REPLY_DELAY, Duration.ZERO);
+        held.close();
+        LockLease lease = waiting.get(20, TimeUnit.SECONDS);
+        CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+        lease.addLossListener(lost::complete);
+        this.raw.del("lock:{refused}");
+
+        assertThat(lost.get(15, TimeUnit.SECONDS).reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_REFUSED);
+        assertThat(lease.isHeld()).isFalse();
+    }
+
+    private RedisLockClient waiter() {
+        return this.proxied.create(LockClientOptions.builder().watchdogLease(LEASE).handoffOffer(OFFER)
+            .operationTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    private void awaitQueued(String name) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{" + name + "}:queue") == 1);
+    }
+}
