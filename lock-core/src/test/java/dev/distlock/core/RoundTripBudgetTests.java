@@ -1,6 +1,7 @@
 package dev.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -70,6 +71,35 @@ class RoundTripBudgetTests extends RedisLockTest {
             assertThat(lease.fencingToken()).isPositive();
             assertThat(allCommandCalls()).as("asking costs no call: an async caller must not block").isZero();
         }
+    }
+
+    @Test
+    void aClientLooksAgainOnlyAtItsLatestOfferOfALock() throws Exception {
+        Duration offer = Duration.ofSeconds(3);
+        RedisLock holder = this.clients.create(LockClientOptions.builder()
+            .watchdogLease(Duration.ofMinutes(1)).build()).getLock("offers");
+        RedisLock waiter = this.clients.create(LockClientOptions.builder()
+            .watchdogLease(Duration.ofMinutes(1)).handoffOffer(offer).build()).getLock("offers");
+        int offers = 6;
+        for (int i = 0; i < offers; i++) {
+            LockLease held = holder.acquire(Duration.ofSeconds(10));
+            CompletableFuture<LockLease> waiting = waiter.acquireAsync(Duration.ofSeconds(10)).toCompletableFuture();
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (this.raw.llen("lock:{offers}:queue") == 0 && System.nanoTime() - until < 0) {
+                Thread.sleep(5);
+            }
+            held.close();
+            waiting.get(10, TimeUnit.SECONDS).close();
+        }
+        // Every offer was confirmed at once. The holder looks again an offer time after a release: count those looks.
+        this.raw.configResetstat();
+        Thread.sleep(offer.toMillis() + 1_000);
+
+        // A look is one EXISTS; finding the key gone (the waiter released it since), it runs a 'pass' of the release
+        // script, whose own EXISTS is the only other one.
+        long looks = calls("exists"::equals) - calls("evalsha"::equals);
+        assertThat(looks).as("only the latest of %d offers is looked at again: a later release of the key means the "
+                + "earlier offer was settled", offers).isEqualTo(1);
     }
 
     /** Every command Redis ran since the last reset, scripts' inner calls included (not the test's own INFO and CONFIG). */

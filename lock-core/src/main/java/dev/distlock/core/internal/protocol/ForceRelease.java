@@ -52,12 +52,12 @@ public final class ForceRelease {
             long offerMillis = LockCommands.toLong(values.get(3));
             if (outcome.mode().equals("lock")) {
                 QueuedProtocol queued = new QueuedProtocol(engine, keys);
-                LapsedOffers.watch(engine, keys.name(), keys.lockKey(), outcome.offeredTo(), offerMillis,
+                engine.commands().lapsedOffers().watch(engine, keys.name(), keys.lockKey(), outcome.offeredTo(), offerMillis,
                         queued::passOn);
             }
             else if (!outcome.mode().isEmpty()) {
                 WriteProtocol writers = new WriteProtocol(engine, rw);
-                LapsedOffers.watch(engine, keys.name(), rw.writeKey(), outcome.offeredTo(), offerMillis,
+                engine.commands().lapsedOffers().watch(engine, keys.name(), rw.writeKey(), outcome.offeredTo(), offerMillis,
                         writers::passOn);
                 engine.waitRooms().wakeUp(keys.channel(), WaitRoom.EVERYONE);
             }

@@ -2,18 +2,24 @@ package dev.distlock.core.internal.protocol;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.distlock.core.internal.LockEngine;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Passes on a handoff offer that its waiter did not confirm. A release that offered the lock to a waiter looks again
  * once the offer can have lapsed: if the key is gone (the waiter died, froze or was cut off before confirming), the
- * lock is offered to the next live waiter, and so on. A confirmed offer costs one {@code EXISTS}.
+ * lock is offered to the next live waiter, and so on. A confirmed offer costs one {@code EXISTS}, and only the latest
+ * offer this client made of a key is looked after: a later release of the same key means this client held it again,
+ * so the earlier offer was settled (confirmed, or passed on by someone) and an {@code EXISTS} would tell nothing of it.
  *
  * <p>This is the fast path; the waiters' own checks (their back-off) remain the fallback when the releasing client
  * is gone too.
@@ -22,44 +28,88 @@ final class LapsedOffers {
 
     private static final Logger logger = LoggerFactory.getLogger(LapsedOffers.class);
 
-    private LapsedOffers() {
-    }
+    /** The pending look of each lock key this client offered, the latest one only. */
+    private final ConcurrentMap<String, Look> pending = new ConcurrentHashMap<>();
 
     /**
      * Looks after an offer to {@code waiter}, made for {@code offerMillis}: once it can have lapsed, runs
      * {@code passOn} (a {@code 'pass'} of the release script, reply {@code {status, next, offer, released}}) unless
-     * {@code lockKey} exists, and looks after the offer that makes too.
+     * {@code lockKey} exists, and looks after the offer that makes too. Replaces the look at an earlier offer of the
+     * same key.
      */
-    static void watch(LockEngine engine, String lockName, String lockKey, String waiter, long offerMillis,
+    void watch(LockEngine engine, String lockName, String lockKey, String waiter, long offerMillis,
             Supplier<CompletableFuture<List<Object>>> passOn) {
         if (waiter.isEmpty() || offerMillis <= 0) {
             return;
         }
         // Expiry on the server is exact to the millisecond once the key is read; the margin covers the clock rates.
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(offerMillis + offerMillis / 20 + 10);
+        Look look = new Look(engine, lockName, lockKey, waiter, passOn);
         try {
-            engine.scheduler().schedule(() -> check(engine, lockName, lockKey, waiter, passOn), delayNanos,
-                    TimeUnit.NANOSECONDS);
+            look.scheduled = engine.scheduler().schedule(look, delayNanos, TimeUnit.NANOSECONDS);
         }
         catch (RejectedExecutionException closing) {
             // the client is closing: the waiters' own checks remain
+            return;
+        }
+        Look earlier = this.pending.put(lockKey, look);
+        if (earlier != null) {
+            earlier.cancel();
         }
     }
 
-    private static void check(LockEngine engine, String lockName, String lockKey, String waiter,
-            Supplier<CompletableFuture<List<Object>>> passOn) {
-        engine.commands().exists(lockKey).thenCompose((held) -> {
-            if (held) {
-                return CompletableFuture.completedFuture(null);
+    /** How many keys have a look pending (for tests). */
+    int pendingLooks() {
+        return this.pending.size();
+    }
+
+    private final class Look implements Runnable {
+
+        private final LockEngine engine;
+
+        private final String lockName;
+
+        private final String lockKey;
+
+        private final String waiter;
+
+        private final Supplier<CompletableFuture<List<Object>>> passOn;
+
+        private volatile @Nullable ScheduledFuture<?> scheduled;
+
+        Look(LockEngine engine, String lockName, String lockKey, String waiter,
+                Supplier<CompletableFuture<List<Object>>> passOn) {
+            this.engine = engine;
+            this.lockName = lockName;
+            this.lockKey = lockKey;
+            this.waiter = waiter;
+            this.passOn = passOn;
+        }
+
+        void cancel() {
+            ScheduledFuture<?> future = this.scheduled;
+            if (future != null) {
+                future.cancel(false);
             }
-            logger.debug("Offer of lock '{}' to owner {} lapsed unconfirmed; passing it on", lockName, waiter);
-            return passOn.get().thenAccept((reply) -> watch(engine, lockName, lockKey, String.valueOf(reply.get(1)),
-                    LockCommands.toLong(reply.get(2)), passOn));
-        }).whenComplete((ignored, ex) -> {
-            if (ex != null) {
-                logger.debug("Could not check the offer of lock '{}' to owner {}; the waiters' back-off covers it",
-                        lockName, waiter, ex);
-            }
-        });
+        }
+
+        @Override
+        public void run() {
+            LapsedOffers.this.pending.remove(this.lockKey, this);
+            this.engine.commands().exists(this.lockKey).thenCompose((held) -> {
+                if (held) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                logger.debug("Offer of lock '{}' to owner {} lapsed unconfirmed; passing it on", this.lockName,
+                        this.waiter);
+                return this.passOn.get().thenAccept((reply) -> watch(this.engine, this.lockName, this.lockKey,
+                        String.valueOf(reply.get(1)), LockCommands.toLong(reply.get(2)), this.passOn));
+            }).whenComplete((ignored, ex) -> {
+                if (ex != null) {
+                    logger.debug("Could not check the offer of lock '{}' to owner {}; the waiters' back-off covers "
+                            + "it", this.lockName, this.waiter, ex);
+                }
+            });
+        }
     }
 }

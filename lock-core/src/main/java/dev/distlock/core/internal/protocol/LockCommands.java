@@ -27,6 +27,8 @@ public final class LockCommands {
 
     private final OperationTimeouts timeouts;
 
+    private final LapsedOffers lapsedOffers = new LapsedOffers();
+
     public LockCommands(RedisGateway gateway, LockClientOptions options, Executor completionExecutor) {
         this.gateway = gateway;
         this.options = options;
@@ -64,6 +66,11 @@ public final class LockCommands {
                 keys.readersKey(), keys.writeKey(), names.fenceKey(), keys.writerQueueKey() }, owner,
                 Long.toString(tombstoneMillis), names.channel(), fencingArgument(), publishCommand(),
                 listenerCountArgument());
+    }
+
+    /** Looks after the handoff offers this client made (see {@link LapsedOffers}). */
+    LapsedOffers lapsedOffers() {
+        return this.lapsedOffers;
     }
 
     /** Runs a script with the operation timeout. */

@@ -161,7 +161,7 @@ public class QueuedProtocol implements LockProtocol {
 
     /** Looks after an offer a release script reported ({@code {status, next, offer, ...}}): see LapsedOffers. */
     void watchOffer(List<Object> reply) {
-        LapsedOffers.watch(this.engine, lockName(), this.layout.lockKey(), String.valueOf(reply.get(1)),
+        this.engine.commands().lapsedOffers().watch(this.engine, lockName(), this.layout.lockKey(), String.valueOf(reply.get(1)),
                 LockCommands.toLong(reply.get(2)), this::passOn);
     }
 
