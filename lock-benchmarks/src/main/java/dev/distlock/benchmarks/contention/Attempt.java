@@ -6,8 +6,9 @@ package dev.distlock.benchmarks.contention;
  * @param client index of the client instance
  * @param started just before the acquire call
  * @param returned when the acquire call returned (granted or timed out)
+ * @param releasing just before the release call; equal to {@code returned} when not granted
  * @param released when the release call returned; equal to {@code returned} when not granted
  * @param granted whether the lock was acquired
  */
-record Attempt(int client, long started, long returned, long released, boolean granted) {
+record Attempt(int client, long started, long returned, long releasing, long released, boolean granted) {
 }

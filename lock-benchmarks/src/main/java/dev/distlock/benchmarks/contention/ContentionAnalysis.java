@@ -50,6 +50,8 @@ final class ContentionAnalysis {
         int rewon = 0;
         int overtakes = 0;
         List<Long> handoffs = new ArrayList<>();
+        List<Long> releasesToNext = new ArrayList<>();
+        long[] releaseCalls = this.grants.stream().mapToLong((grant) -> grant.released() - grant.releasing()).toArray();
         for (int i = 0; i < count; i++) {
             Attempt grant = this.grants.get(i);
             if (overtookAnother(grant)) {
@@ -64,6 +66,7 @@ final class ContentionAnalysis {
             }
             else {
                 handoffs.add(grant.returned() - previous.released());
+                releasesToNext.add(grant.returned() - previous.releasing());
             }
         }
         Percentiles handoff = new Percentiles(handoffs.stream().mapToLong(Long::longValue).toArray());
@@ -73,7 +76,8 @@ final class ContentionAnalysis {
                 count < 2 ? Double.NaN : (double) rewon / (count - 1),
                 count == 0 ? Double.NaN : (double) overtakes / count,
                 handoff.of(50) / 1e3, handoff.of(99) / 1e3, acquire.of(50) / 1e3, acquire.of(99) / 1e3,
-                starvedClients(), longestGapNanos() / 1e6, failures);
+                starvedClients(), longestGapNanos() / 1e6, failures, new Percentiles(releaseCalls).of(50) / 1e3,
+                new Percentiles(releasesToNext.stream().mapToLong(Long::longValue).toArray()).of(50) / 1e3);
     }
 
     /**

@@ -20,9 +20,12 @@ package dev.distlock.benchmarks.contention;
  * @param starvedClients clients that got no grant in at least one whole second of the window
  * @param longestGapMillis longest time any one client went without a grant in the window
  * @param failures acquire attempts that timed out (10 s) or threw, and releases that threw
+ * @param releaseP50 median duration of a release call, in microseconds
+ * @param releaseToNextP50 median time from one holder's release call to the next, different, holder's acquire
+ * return, in microseconds: the whole handoff chain as the next holder sees it
  */
 record ContentionResult(String lock, int clients, int sectionMillis, double grantsPerSecond,
         double commandsPerGrant, double jain, double rewonShare, double overtakeShare, double handoffP50,
         double handoffP99, double acquireP50, double acquireP99, int starvedClients, double longestGapMillis,
-        int failures) {
+        int failures, double releaseP50, double releaseToNextP50) {
 }

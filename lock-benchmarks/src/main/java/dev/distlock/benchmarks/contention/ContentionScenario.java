@@ -52,19 +52,20 @@ final class ContentionScenario {
                 long acquired = System.nanoTime();
                 if (held == null) {
                     threads.failed(new IllegalStateException("no grant within " + ACQUIRE_WAIT));
-                    own.add(new Attempt(client, started, acquired, acquired, false));
+                    own.add(new Attempt(client, started, acquired, acquired, acquired, false));
                     continue;
                 }
                 if (section > 0) {
                     ClientThreads.sleepUntil(acquired + section);
                 }
+                long releasing = System.nanoTime();
                 try {
                     held.release();
                 }
                 catch (RuntimeException ex) {
                     threads.failed(ex);
                 }
-                own.add(new Attempt(client, started, acquired, System.nanoTime(), true));
+                own.add(new Attempt(client, started, acquired, releasing, System.nanoTime(), true));
             }
         });
         long from;

@@ -60,15 +60,17 @@ final class MarkdownReport {
                 + "whole second.");
         line("");
         line("| clients | section | lock | grants/s | x | cmds/grant | Jain | re-won | overtakes | handoff p50 | "
-                + "handoff p99 | acquire p50 | acquire p99 | starved | longest gap | failures |");
-        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + "handoff p99 | release call p50 | release call -> next holder p50 | acquire p50 | acquire p99 | "
+                + "starved | longest gap | failures |");
+        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (ContentionResult r : this.report.contention()) {
             Optional<ContentionResult> base = this.report.contention(BASELINE, r.clients(), r.sectionMillis());
-            line("| %d | %d ms | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %d |".formatted(
-                    r.clients(), r.sectionMillis(), r.lock(), number(r.grantsPerSecond()),
+            line("| %d | %d ms | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %d |"
+                .formatted(r.clients(), r.sectionMillis(), r.lock(), number(r.grantsPerSecond()),
                     ratio(r.grantsPerSecond(), base.map(ContentionResult::grantsPerSecond)),
                     decimal(r.commandsPerGrant()), fixed(r.jain(), 2), percent(r.rewonShare()),
                     percent(r.overtakeShare()), micros(r.handoffP50()), micros(r.handoffP99()),
+                    micros(r.releaseP50()), micros(r.releaseToNextP50()),
                     micros(r.acquireP50()), micros(r.acquireP99()), r.starvedClients(),
                     millis(r.longestGapMillis()), r.failures()));
         }
@@ -179,7 +181,7 @@ final class MarkdownReport {
     }
 
     private void targets() {
-        line("### Issue 10 targets (reentrant lock unless named)");
+        line("### Targets of issues 10 and 18 (reentrant lock unless named)");
         line("");
         line("| target | this run | met |");
         line("|---|---|---|");
@@ -221,6 +223,7 @@ final class MarkdownReport {
                 });
             }
         }
+        issue18Targets();
         for (ContentionResult fair : this.report.contention()) {
             if (fair.lock().equals(FAIR) && fair.sectionMillis() == 1) {
                 this.report.contention(REENTRANT, fair.clients(), 1).ifPresent(re -> {
@@ -238,6 +241,37 @@ final class MarkdownReport {
             }
         }
         line("");
+    }
+
+    /** Issue 18's: Redis and client CPU per uncontended cycle, commands per contended grant, the 2-client chain. */
+    private void issue18Targets() {
+        for (UncontendedResult r : this.report.uncontended()) {
+            if (!r.lock().equals(REENTRANT)) {
+                continue;
+            }
+            this.report.uncontended(BASELINE, r.threads()).ifPresent(base -> {
+                double redis = r.redisCpuMicros() / base.redisCpuMicros();
+                double client = r.clientCpuMicros() / base.clientCpuMicros();
+                if (r.threads() >= 16) {
+                    target("uncontended, %d threads: Redis CPU per cycle <= 1.3x baseline".formatted(r.threads()),
+                            fixed(redis, 2) + "x", redis <= 1.3);
+                }
+                target("uncontended, %d threads: client CPU per cycle <= 1.15x baseline".formatted(r.threads()),
+                        fixed(client, 2) + "x", client <= 1.15);
+            });
+        }
+        this.report.contention(REENTRANT, 32, 0).ifPresent(r -> target(
+                "32 clients, 0 ms: <= 10 Redis commands per grant (issue 18)", decimal(r.commandsPerGrant()),
+                r.commandsPerGrant() <= 10));
+        Optional<ContentionResult> two = this.report.contention(REENTRANT, 2, 1);
+        Optional<ContentionResult> twoBase = this.report.contention(BASELINE, 2, 1);
+        if (two.isPresent() && twoBase.isPresent()) {
+            double release = two.get().releaseP50() / twoBase.get().releaseP50();
+            double chain = two.get().releaseToNextP50() / twoBase.get().releaseToNextP50();
+            target("2 clients, 1 ms: release call p50 <= 1.3x baseline's", fixed(release, 2) + "x", release <= 1.3);
+            target("2 clients, 1 ms: release call -> next holder p50 <= 1.15x baseline's", fixed(chain, 2) + "x",
+                    chain <= 1.15);
+        }
     }
 
     private void target(String what, String measured, boolean met) {

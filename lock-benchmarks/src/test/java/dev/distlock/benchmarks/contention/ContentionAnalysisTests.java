@@ -24,7 +24,9 @@ class ContentionAnalysisTests {
         for (int i = 0; i < 200; i++) {
             int client = i % 2;
             long granted = time + MS;
-            history.get(client).add(new Attempt(client, previousRelease, granted, granted + 9 * MS, true));
+            // each release call takes 0.2 ms
+            history.get(client).add(new Attempt(client, previousRelease, granted, granted + 9 * MS - MS / 5,
+                    granted + 9 * MS, true));
             previousRelease = granted + 9 * MS;
             time += 10 * MS;
         }
@@ -37,6 +39,8 @@ class ContentionAnalysisTests {
         assertThat(result.rewonShare()).isZero();
         assertThat(result.overtakeShare()).isZero();
         assertThat(result.handoffP50()).isCloseTo(1000, within(0.01));
+        assertThat(result.releaseP50()).isCloseTo(200, within(0.01));
+        assertThat(result.releaseToNextP50()).isCloseTo(1200, within(0.01));
         assertThat(result.starvedClients()).isZero();
         assertThat(result.longestGapMillis()).isCloseTo(20, within(0.01));
     }
@@ -47,9 +51,10 @@ class ContentionAnalysisTests {
         List<List<Attempt>> history = history(2);
         for (int i = 0; i < 100; i++) {
             long granted = i * 20 * MS + MS;
-            history.get(0).add(new Attempt(0, granted - MS / 2, granted, granted + 10 * MS, true));
+            history.get(0).add(new Attempt(0, granted - MS / 2, granted, granted + 10 * MS, granted + 10 * MS,
+                    true));
         }
-        history.get(1).add(new Attempt(1, 0, 3 * S, 3 * S, true));
+        history.get(1).add(new Attempt(1, 0, 3 * S, 3 * S, 3 * S, true));
         ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 10, 100, 0);
 
         assertThat(result.jain()).isCloseTo(0.5, within(1e-9));
@@ -64,9 +69,9 @@ class ContentionAnalysisTests {
     @Test
     void grantsOutsideTheWindowDoNotCount() {
         List<List<Attempt>> history = history(1);
-        history.get(0).add(new Attempt(0, 0, 5 * MS, 6 * MS, true));
-        history.get(0).add(new Attempt(0, 6 * MS, 2 * S, 2 * S, true));
-        history.get(0).add(new Attempt(0, 2 * S, 3 * S, 3 * S, false));
+        history.get(0).add(new Attempt(0, 0, 5 * MS, 6 * MS, 6 * MS, true));
+        history.get(0).add(new Attempt(0, 6 * MS, 2 * S, 2 * S, 2 * S, true));
+        history.get(0).add(new Attempt(0, 2 * S, 3 * S, 3 * S, 3 * S, false));
         ContentionResult result = new ContentionAnalysis(history, 10 * MS, S).result("lock", 0, 7, 0);
 
         assertThat(result.grantsPerSecond()).isZero();
@@ -76,8 +81,8 @@ class ContentionAnalysisTests {
     @Test
     void aWaitStillUnfinishedAtTheEndOfTheWindowCountsInAcquireLatency() {
         List<List<Attempt>> history = history(2);
-        history.get(0).add(new Attempt(0, 0, MS, 2 * MS, true));
-        history.get(1).add(new Attempt(1, 0, 9 * S, 9 * S, true));
+        history.get(0).add(new Attempt(0, 0, MS, 2 * MS, 2 * MS, true));
+        history.get(1).add(new Attempt(1, 0, 9 * S, 9 * S, 9 * S, true));
         ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 1, 2, 0);
 
         assertThat(result.acquireP50()).isCloseTo(1_000, within(0.01));
