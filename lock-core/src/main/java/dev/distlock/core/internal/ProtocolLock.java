@@ -39,11 +39,14 @@ public final class ProtocolLock implements RedisLock {
 
     private final BlockingReplies replies;
 
+    private final HoldEndMoves endMoves;
+
     public ProtocolLock(LockEngine engine, LockProtocol protocol) {
         this.engine = engine;
         this.protocol = protocol;
         this.release = new HoldRelease(engine, protocol);
         this.replies = new BlockingReplies(protocol.lockName(), engine.options().operationTimeout());
+        this.endMoves = new HoldEndMoves(this.replies);
     }
 
     /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
@@ -141,7 +144,7 @@ public final class ProtocolLock implements RedisLock {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
-        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
+        return newLease(hold);
     }
 
     private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime,
@@ -173,6 +176,10 @@ public final class ProtocolLock implements RedisLock {
         }
         hold.recordFencingToken(token);
         return token;
+    }
+
+    private DefaultLockLease newLease(Hold hold) {
+        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken, this.endMoves);
     }
 
     /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
@@ -219,7 +226,7 @@ public final class ProtocolLock implements RedisLock {
         if (!hold.retain()) {
             return null;
         }
-        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
+        return newLease(hold);
     }
 
     /** Drops one open lease of {@code hold}; the last one stops renewal and then deletes the key if still ours. */
@@ -260,7 +267,7 @@ public final class ProtocolLock implements RedisLock {
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
-            if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken))) {
+            if (!lease.complete(newLease(hold))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();
