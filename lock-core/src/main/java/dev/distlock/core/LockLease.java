@@ -53,6 +53,32 @@ public interface LockLease extends AutoCloseable {
     Duration remainingValidity();
 
     /**
+     * Moves the end of this fixed lease to {@code remaining} from now, later or earlier, and keeps the lock: the key
+     * is re-leased by an owner-checked script that never recreates a key that is gone, and
+     * {@link #remainingValidity()} then counts from when the request was sent, as after a renewal. The hold keeps its
+     * fencing token; its nested leases see the new end too. It is still checked at the pace of its original lease.
+     *
+     * <p>Only a lease acquired with a lease time has an end to move. A watchdog lease is renewed as long as it is
+     * held: {@link #close()} it to release the lock, or acquire with a lease time to choose when it ends.
+     *
+     * <p>Until Redis answers, the lease counts as ending at the earlier of the old and the new end, since the key may
+     * end at either; if Redis does not answer ({@link LockOperationException}), that stays so. Calls on one hold run
+     * one at a time.
+     *
+     * @param remaining how long from now the lease lasts, from {@link LockClientOptions#MIN_LEASE_TIME} to
+     * {@link LockClientOptions#MAX_LEASE_TIME}
+     * @throws IllegalArgumentException if {@code remaining} is null, not positive or out of those bounds
+     * @throws IllegalStateException if this is a watchdog lease or it was closed
+     * @throws LockLostException if the lease had been lost or run out, or the key no longer holds it (the lease then
+     * reports the loss)
+     * @throws UnsupportedOperationException if this kind of lease cannot move its end (the default)
+     */
+    default void expireIn(Duration remaining) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " leases of lock '" + name()
+                + "' cannot move their end; close the lease and acquire the lock again with the lease time you need");
+    }
+
+    /**
      * Registers a listener told once when the lease is lost before it was released. If the lease is already lost,
      * the listener runs immediately on the calling thread. Listeners run on a client thread and must not block.
      * Closing this lease unregisters its listeners, also when it is a nested acquisition of a hold that stays.

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The contract every exclusive lock kind keeps: mutual exclusion across clients, per-thread reentrancy, no release by
- * a non-owner, a lost lease is reported and refused, and fencing tokens increase. Each lock kind extends this with a
- * way to get its lock from two independent clients and to wipe its Redis state.
+ * a non-owner, a lost lease is reported and refused, fencing tokens increase, and a fixed lease's end moves only while
+ * it is held. Each lock kind extends this with a way to get its lock from two independent clients and to wipe its
+ * Redis state.
  */
 abstract class LockContractTests {
 
@@ -124,5 +125,26 @@ abstract class LockContractTests {
         try (LockLease fresh = secondClientLock("lost").acquire(Duration.ZERO)) {
             assertThat(fresh.fencingToken()).isGreaterThan(token);
         }
+    }
+
+    @Test
+    void aFixedLeaseMovesItsEndWhileHeldAndNotAfterItsLoss() throws Exception {
+        RedisLock lock = firstClientLock("moved");
+        LockLease lease = lock.acquire(Duration.ZERO, Duration.ofMinutes(5));
+        lease.expireIn(Duration.ofMinutes(10));
+        assertThat(lease.remainingValidity()).isGreaterThan(Duration.ofMinutes(9));
+        lease.expireIn(Duration.ofMillis(300));
+        // Redis ends it too: the other client gets the lock long before the first five minutes are over.
+        try (LockLease next = secondClientLock("moved").acquire(Duration.ofSeconds(30))) {
+            assertThat(next.isHeld()).isTrue();
+        }
+        assertThat(lease.isHeld()).isFalse();
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);
+
+        LockLease again = lock.acquire(Duration.ZERO, Duration.ofMinutes(5));
+        deleteLockState("moved");
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> again.expireIn(Duration.ofMinutes(10)));
+        assertThat(again.isHeld()).isFalse();
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(again::close);
     }
 }

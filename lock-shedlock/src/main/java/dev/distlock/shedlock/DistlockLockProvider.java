@@ -9,6 +9,7 @@ import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.RedisLockClient;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -30,12 +31,19 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * <li>{@code lockAtMostFor} is the lock's fixed lease: the key expires after it even if the task still runs, and it is
  * never renewed (for a lock held as long as the task runs, use {@code @DistributedLock}, whose lease the watchdog
  * renews). It is raised to distlock's shortest lease ({@link LockClientOptions#MIN_LEASE_TIME}) if shorter.</li>
- * <li>{@code lockAtLeastFor}: an unlock before it leaves the lock held for the rest of it (see
+ * <li>{@code lockAtLeastFor}: an unlock before it leaves the lock held for the rest of it. The key is re-leased to
+ * end shortly after that (the rest plus 2%, at least one second), so if this instance stops it frees about when
+ * {@code lockAtLeastFor} is over rather than after {@code lockAtMostFor}; a timer releases it on time (see
  * {@link #close()}).</li>
  * <li>One attempt, no waiting; a second {@link #lock} of a held name is refused, also on the same thread (the
  * acquisitions are not reentrant), and a lock may be unlocked from another thread.</li>
- * <li>{@link SimpleLock#extend} is not supported: it throws {@link UnsupportedOperationException}, as for ShedLock's
- * providers that cannot extend (distlock cannot lengthen a fixed lease).</li>
+ * <li>{@link SimpleLock#extend} moves the lease's end to the new {@code lockAtMostFor} from now, later or earlier, by
+ * an owner-checked re-lease of the key ({@link LockLease#expireIn}), and returns the lock to use from then on, whose
+ * {@code lockAtLeastFor} counts from the extension; it is empty when the lock was lost or had expired (the key is
+ * never recreated). As for every ShedLock provider, the extended lock can neither be unlocked nor extended again.
+ * So {@code LockExtender.extendActiveLock} works in a task, and {@code KeepAliveLockProvider} accepts this provider
+ * (it is an {@link ExtensibleLockProvider}). A Redis that cannot be reached fails the extension with
+ * {@link dev.distlock.core.LockOperationException} and leaves the lock as it was, still to be unlocked.</li>
  * <li>A Redis that cannot be reached fails {@link #lock} with distlock's
  * {@link dev.distlock.core.LockOperationException}: the task does not run.</li>
  * </ul>
@@ -43,7 +51,7 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * <p>The provider does not own the client. Close the provider when the application stops (a Spring bean is closed
  * by its container): locks still held for their {@code lockAtLeastFor} are released then.
  */
-public final class DistlockLockProvider implements LockProvider, AutoCloseable {
+public final class DistlockLockProvider implements ExtensibleLockProvider, AutoCloseable {
 
     private final RedisLockClient client;
 
@@ -87,7 +95,8 @@ public final class DistlockLockProvider implements LockProvider, AutoCloseable {
         this.timer.close();
     }
 
-    private static Duration lease(Duration lockAtMostFor) {
+    /** The fixed lease for {@code lockAtMostFor}: raised to the shortest lease, capped at the longest. */
+    static Duration lease(Duration lockAtMostFor) {
         if (lockAtMostFor.compareTo(LockClientOptions.MIN_LEASE_TIME) < 0) {
             return LockClientOptions.MIN_LEASE_TIME;
         }

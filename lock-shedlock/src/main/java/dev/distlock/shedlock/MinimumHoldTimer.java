@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Releases the leases of locks unlocked before their {@code lockAtLeastFor} when it is over, on one daemon thread. The
- * lease stays open until then, so the lock stays held; its fixed lease ({@code lockAtMostFor}, at least
- * {@code lockAtLeastFor}) bounds it if this instance stops first.
+ * lease stays open until then, so the lock stays held and its end is not reported as a loss; the key, re-leased by
+ * {@link DistlockSimpleLock} to end shortly after, bounds it if this instance stops first.
  */
 final class MinimumHoldTimer implements AutoCloseable {
 
@@ -60,8 +60,8 @@ final class MinimumHoldTimer implements AutoCloseable {
                 DistlockSimpleLock.release(lease);
             }
             catch (RuntimeException ex) {
-                logger.warn("Releasing ShedLock lock '{}' after its lockAtLeastFor failed; it expires after its"
-                        + " lockAtMostFor", lease.name(), ex);
+                logger.warn("Releasing ShedLock lock '{}' after its lockAtLeastFor failed; its key expires"
+                        + " by itself shortly after", lease.name(), ex);
             }
         }
     }

@@ -6,21 +6,29 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import dev.distlock.core.HeldLease;
+import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockClientOptions;
+import dev.distlock.core.LockEventListener;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockAssert;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockExtender;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.AfterEach;
@@ -29,13 +37,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The ShedLock provider contract on a real redis-server: the cases of ShedLock's own provider tests
- * ({@code AbstractLockProviderIntegrationTest} in its {@code shedlock-test-support}, which is not published), written
- * for this provider, plus what is distlock's own (another instance, another thread, lost leases, closing).
+ * ({@code AbstractLockProviderIntegrationTest} and {@code AbstractExtensibleLockProviderIntegrationTest} in its
+ * {@code shedlock-test-support}, which is not published), written for this provider, plus what is distlock's own
+ * (another instance, another thread, lost leases, closing, how an early unlock keeps the key).
  */
 class DistlockLockProviderTests {
 
@@ -48,6 +56,10 @@ class DistlockLockProviderTests {
 
     private RedisLockClient client;
 
+    private StatefulRedisConnection<String, String> connection;
+
+    private RedisCommands<String, String> raw;
+
     private RedisLockClient otherInstance;
 
     private DistlockLockProvider provider;
@@ -58,6 +70,8 @@ class DistlockLockProviderTests {
         this.client = RedisLockClient.create(this.redisClient, LockClientOptions.defaults());
         this.otherInstance = RedisLockClient.create(this.redisClient, LockClientOptions.defaults());
         this.provider = new DistlockLockProvider(this.client);
+        this.connection = this.redisClient.connect();
+        this.raw = this.connection.sync();
     }
 
     @AfterEach
@@ -65,6 +79,7 @@ class DistlockLockProviderTests {
         this.provider.close();
         this.client.close();
         this.otherInstance.close();
+        this.connection.close();
         this.redisClient.shutdown();
     }
 
@@ -167,12 +182,119 @@ class DistlockLockProviderTests {
     }
 
     @Test
-    void extendingIsNotSupportedAndLeavesTheLockUsable() {
-        SimpleLock lock = lock(this.name).orElseThrow();
-        assertThatExceptionOfType(UnsupportedOperationException.class)
-            .isThrownBy(() -> lock.extend(Duration.ofMinutes(10), Duration.ZERO));
-        lock.unlock();
+    void extendsALockBeyondItsFirstLockAtMostFor() throws InterruptedException {
+        SimpleLock lock = lock(this.name, Duration.ofMillis(500), Duration.ZERO).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(30), Duration.ZERO).orElseThrow();
+        assertThat(this.raw.pttl(key(this.name))).isBetween(20_000L, 30_000L);
+        // the first lockAtMostFor is over: the lock is still held, by the extended lease
+        TimeUnit.MILLISECONDS.sleep(800);
+        assertThat(isLocked(this.name)).isTrue();
+        assertThat(lock(this.name)).isEmpty();
+        extended.unlock();
         assertThat(isLocked(this.name)).isFalse();
+    }
+
+    @Test
+    void extendingCanShortenTheLock() {
+        SimpleLock lock = lock(this.name, Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
+        assertThat(this.raw.pttl(key(this.name))).isBetween(1L, 10_000L);
+        extended.unlock();
+        assertThat(isLocked(this.name)).isFalse();
+    }
+
+    @Test
+    void anUnlockedLockCannotBeExtended() {
+        SimpleLock lock = lock(this.name).orElseThrow();
+        lock.unlock();
+        assertThatIllegalStateException().isThrownBy(() -> lock.extend(Duration.ofSeconds(10), Duration.ZERO));
+        assertThat(isLocked(this.name)).isFalse();
+    }
+
+    @Test
+    void anExpiredLockIsNotExtendedNorRecreated() throws InterruptedException {
+        SimpleLock lock = lock(this.name, Duration.ofMillis(50), Duration.ZERO).orElseThrow();
+        await(() -> !isLocked(this.name), Duration.ofSeconds(5));
+        assertThat(lock.extend(Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
+        assertThat(isLocked(this.name)).isFalse();
+    }
+
+    @Test
+    void aLockAnotherInstanceTookOverIsNotExtendedAndItsKeyIsLeftAlone() {
+        SimpleLock lock = lock(this.name, Duration.ofMinutes(5), Duration.ZERO).orElseThrow();
+        this.raw.del(key(this.name));
+        try (DistlockLockProvider other = new DistlockLockProvider(this.otherInstance)) {
+            SimpleLock theirs = other.lock(config(this.name, Duration.ofSeconds(20), Duration.ZERO)).orElseThrow();
+            assertThat(lock.extend(Duration.ofMinutes(10), Duration.ZERO)).isEmpty();
+            assertThat(this.raw.pttl(key(this.name))).isBetween(1L, 20_000L);
+            theirs.unlock();
+        }
+    }
+
+    @Test
+    void anExtendedLockKeepsItsNewLockAtLeastFor() {
+        SimpleLock lock = lock(this.name, Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
+        extended.unlock();
+        assertThat(isLocked(this.name)).isTrue();
+        assertThat(lock(this.name)).isEmpty();
+    }
+
+    @Test
+    void aLockIsExtendedOnceThenOnlyThroughItsExtension() {
+        SimpleLock lock = lock(this.name, Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
+        assertThatIllegalStateException().isThrownBy(() -> lock.extend(Duration.ofSeconds(10), Duration.ZERO));
+        SimpleLock again = extended.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
+        assertThat(this.raw.pttl(key(this.name))).isGreaterThan(10_000L);
+        again.unlock();
+        assertThat(isLocked(this.name)).isFalse();
+    }
+
+    @Test
+    void anExtendedLockCannotBeUnlockedThroughTheOldOne() {
+        SimpleLock lock = lock(this.name, Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ofSeconds(9)).orElseThrow();
+        assertThatIllegalStateException().isThrownBy(lock::unlock);
+        assertThat(isLocked(this.name)).isTrue();
+        extended.extend(Duration.ofSeconds(10), Duration.ZERO).orElseThrow().unlock();
+    }
+
+    @Test
+    void aTaskExtendsItsLockWithShedLocksLockExtender() {
+        LockingTaskExecutor executor = new DefaultLockingTaskExecutor(this.provider);
+        long[] ttl = new long[1];
+        executor.executeWithLock((Runnable) () -> {
+            LockExtender.extendActiveLock(Duration.ofMinutes(2), Duration.ZERO);
+            ttl[0] = this.raw.pttl(key(this.name));
+        }, config(this.name, Duration.ofSeconds(10), Duration.ZERO));
+        assertThat(ttl[0]).isBetween(100_000L, 120_000L);
+        assertThat(isLocked(this.name)).isFalse();
+        assertThat(this.provider).isInstanceOf(ExtensibleLockProvider.class);
+    }
+
+    @Test
+    void anEarlyUnlockLeavesTheKeyToEndJustAfterLockAtLeastFor() {
+        lock(this.name, Duration.ofMinutes(5), Duration.ofSeconds(2)).orElseThrow().unlock();
+        // if this instance stopped now, the lock would free after about 2 s (plus 1 s margin), not 5 minutes
+        assertThat(this.raw.pttl(key(this.name))).isBetween(1L, 3_100L);
+        assertThat(isLocked(this.name)).isTrue();
+    }
+
+    @Test
+    void anEarlyUnlockIsNotReportedAsALoss() throws InterruptedException {
+        List<String> lost = new CopyOnWriteArrayList<>();
+        this.client.addEventListener(new LockEventListener() {
+            @Override
+            public void lost(HeldLease lease, LeaseLoss loss) {
+                lost.add(lease.name() + ": " + loss.reason());
+            }
+        });
+        lock(this.name, Duration.ofMinutes(5), Duration.ofMillis(300)).orElseThrow().unlock();
+        await(() -> !isLocked(this.name), Duration.ofSeconds(10));
+        // the client's watchdog would report a lease that ran out within a few of its ticks
+        TimeUnit.MILLISECONDS.sleep(1_500);
+        assertThat(lost).isEmpty();
     }
 
     @Test
@@ -228,6 +350,11 @@ class DistlockLockProviderTests {
 
     private static LockConfiguration config(String lockName, Duration lockAtMostFor, Duration lockAtLeastFor) {
         return new LockConfiguration(ClockProvider.now(), lockName, lockAtMostFor, lockAtLeastFor);
+    }
+
+    /** The lock's key on Redis (the client's default key prefix). */
+    private static String key(String lockName) {
+        return "lock:{" + lockName + "}";
     }
 
     /** Whether the lock is held, as another instance sees it. */

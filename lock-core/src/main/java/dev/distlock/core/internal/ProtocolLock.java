@@ -39,11 +39,14 @@ public final class ProtocolLock implements RedisLock {
 
     private final BlockingReplies replies;
 
+    private final HoldEndMoves endMoves;
+
     public ProtocolLock(LockEngine engine, LockProtocol protocol) {
         this.engine = engine;
         this.protocol = protocol;
         this.release = new HoldRelease(engine, protocol);
         this.replies = new BlockingReplies(protocol.lockName(), engine.options().operationTimeout());
+        this.endMoves = new HoldEndMoves(this.replies);
     }
 
     /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
@@ -142,7 +145,7 @@ public final class ProtocolLock implements RedisLock {
         this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
         followConfirmation(hold, grant);
-        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
+        return newLease(hold);
     }
 
     private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime,
@@ -200,6 +203,10 @@ public final class ProtocolLock implements RedisLock {
         return token;
     }
 
+    private DefaultLockLease newLease(Hold hold) {
+        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken, this.endMoves);
+    }
+
     /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
     private void abandon(CompletableFuture<Grant> result) {
         if (!result.cancel(false) && !result.isCompletedExceptionally()) {
@@ -244,7 +251,7 @@ public final class ProtocolLock implements RedisLock {
         if (!hold.retain()) {
             return null;
         }
-        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
+        return newLease(hold);
     }
 
     /** Drops one open lease of {@code hold}; the last one stops renewal and then deletes the key if still ours. */
@@ -286,7 +293,7 @@ public final class ProtocolLock implements RedisLock {
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
             followConfirmation(hold, grant);
-            if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken))) {
+            if (!lease.complete(newLease(hold))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
                 hold.markReleased();

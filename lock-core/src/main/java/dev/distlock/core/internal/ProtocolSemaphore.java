@@ -127,7 +127,7 @@ public final class ProtocolSemaphore implements RedisSemaphore {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, Thread.currentThread());
         this.engine.watchdog().watch(hold);
         return new DefaultLockLease(hold, this.release::releaseOneAsync,
-                DefaultLockLease.TokenMinter.MINTED_WITH_GRANT);
+                DefaultLockLease.TokenMinter.MINTED_WITH_GRANT, new HoldEndMoves(this.replies));
     }
 
     /** Gives up an acquisition; a grant that already arrived is returned (one still in flight is, on arrival). */

@@ -1,6 +1,7 @@
 package dev.distlock.spring.leader;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 import dev.distlock.core.LockLease;
@@ -125,6 +126,12 @@ public final class LeaderElection implements SmartLifecycle {
     /** The term in progress on this instance, if it leads (or has just stopped leading and is being told so). */
     public Optional<LeadershipContext> context() {
         return Optional.ofNullable(this.current);
+    }
+
+    /** When the current term began (wall clock), while this instance leads. */
+    public Optional<Instant> leaderSince() {
+        Term term = this.current;
+        return (term != null && term.isLeader()) ? Optional.of(term.since()) : Optional.empty();
     }
 
     /** Gives up the current term, if this instance leads; see {@link LeadershipContext#yield()}. */

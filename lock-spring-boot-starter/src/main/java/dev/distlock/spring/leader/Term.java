@@ -1,5 +1,6 @@
 package dev.distlock.spring.leader;
 
+import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -27,6 +28,8 @@ final class Term implements LeadershipContext {
 
     private final CountDownLatch ended = new CountDownLatch(1);
 
+    private final Instant since = Instant.now();
+
     Term(String group, LockLease lease) {
         this.group = group;
         this.lease = lease;
@@ -50,6 +53,11 @@ final class Term implements LeadershipContext {
     @Override
     public void yield() {
         end(Ending.YIELDED);
+    }
+
+    /** When the term began (wall clock, for display). */
+    Instant since() {
+        return this.since;
     }
 
     LockLease lease() {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.distlock.core.LeaseLossListener;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.time.Durations;
 
 /** A lease handle over a {@link Hold}; closing it drops one of the hold's open leases, once. */
 public final class DefaultLockLease implements LockLease {
@@ -21,14 +22,17 @@ public final class DefaultLockLease implements LockLease {
 
     private final TokenMinter minter;
 
+    private final HoldEndMover endMover;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
 
-    public DefaultLockLease(Hold hold, HoldReleaser releaser, TokenMinter minter) {
+    public DefaultLockLease(Hold hold, HoldReleaser releaser, TokenMinter minter, HoldEndMover endMover) {
         this.hold = hold;
         this.releaser = releaser;
         this.minter = minter;
+        this.endMover = endMover;
     }
 
     @Override
@@ -50,6 +54,29 @@ public final class DefaultLockLease implements LockLease {
     @Override
     public Duration remainingValidity() {
         return this.closed.get() ? Duration.ZERO : this.hold.remainingValidity();
+    }
+
+    @Override
+    public void expireIn(Duration remaining) {
+        if (remaining != null && (remaining.isZero() || remaining.isNegative())) {
+            throw new IllegalArgumentException("remaining must be positive, was " + remaining + "; to release lock '"
+                    + name() + "' now, close the lease");
+        }
+        long millis = Durations.leaseMillis("remaining", remaining);
+        if (this.hold.watchdog()) {
+            throw new IllegalStateException("The lease on lock '" + name() + "' is renewed by the watchdog for as "
+                    + "long as it is held, so it has no end to move; close it to release the lock, or acquire the "
+                    + "lock with a lease time to choose when it ends");
+        }
+        if (this.closed.get()) {
+            throw new IllegalStateException("The lease on lock '" + name() + "' was closed; acquire the lock again");
+        }
+        this.endMover.expireIn(this.hold, millis);
+    }
+
+    /** Whether the watchdog renews this lease (it has no end to move). */
+    boolean renewedByWatchdog() {
+        return this.hold.watchdog();
     }
 
     @Override
@@ -96,6 +123,16 @@ public final class DefaultLockLease implements LockLease {
         };
 
         long mint(Hold hold);
+    }
+
+    /**
+     * Moves the end of a fixed hold to {@code millis} from now, owner-checked and blocking for one round trip; throws
+     * {@link dev.distlock.core.LockLostException} when the hold is no longer the key's.
+     */
+    @FunctionalInterface
+    public interface HoldEndMover {
+
+        void expireIn(Hold hold, long millis);
     }
 
     /** Releases one open lease of a hold without blocking; the last one releases the key. */

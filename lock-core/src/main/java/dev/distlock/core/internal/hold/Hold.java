@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LeaseLossListener;
@@ -43,6 +45,8 @@ public final class Hold {
     private final AtomicInteger openLeases = new AtomicInteger(1);
 
     private final List<LeaseLossListener> listeners = new CopyOnWriteArrayList<>();
+
+    private final ReentrantLock endMoves = new ReentrantLock();
 
     private volatile long fencingToken;
 
@@ -159,6 +163,34 @@ public final class Hold {
         long candidate = sentAtNanos + this.leaseNanos - this.driftNanos;
         if (candidate - this.validUntilNanos > 0) {
             this.validUntilNanos = candidate;
+        }
+    }
+
+    /**
+     * Moves the end of this fixed hold to {@code millis} after {@code reLease} is sent. Until it answers, the earlier
+     * of the old and the new end counts (the key may end at either, also when it never answers); once it confirmed,
+     * the new end. Moves run one at a time, so the end kept here is the one Redis applied last.
+     *
+     * @param reLease the owner-checked re-lease of the key, blocking: true while this hold owns it
+     * @return whether the key was still this hold's
+     */
+    public boolean moveEnd(long millis, BooleanSupplier reLease) {
+        this.endMoves.lock();
+        try {
+            long sentAt = System.nanoTime();
+            long newEnd = sentAt + Duration.ofMillis(millis).toNanos() - Grant.driftNanos(millis);
+            if (newEnd - this.validUntilNanos < 0) {
+                this.validUntilNanos = newEnd;
+            }
+            if (!reLease.getAsBoolean()) {
+                return false;
+            }
+            this.validUntilNanos = newEnd;
+            checked(sentAt);
+            return true;
+        }
+        finally {
+            this.endMoves.unlock();
         }
     }
 

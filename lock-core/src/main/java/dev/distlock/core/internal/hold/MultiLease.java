@@ -63,6 +63,46 @@ public final class MultiLease implements LockLease {
         return this.parts.stream().map(LockLease::remainingValidity).min(Duration::compareTo).orElse(Duration.ZERO);
     }
 
+    /**
+     * Moves the end of every member's lease, in acquisition order. A member renewed by the watchdog (one this thread
+     * already held without a lease time) refuses it before any member is moved. A member found lost does not stop the
+     * others: the first failure is thrown once all were tried, the others suppressed.
+     */
+    @Override
+    public void expireIn(Duration remaining) {
+        if (this.closed.get()) {
+            throw new IllegalStateException("The lease on multi-lock '" + this.name + "' was closed; acquire it again");
+        }
+        for (LockLease part : this.parts) {
+            if (part instanceof DefaultLockLease member && member.renewedByWatchdog()) {
+                throw new IllegalStateException("The lease on lock '" + part.name() + "' of multi-lock '" + this.name
+                        + "' is renewed by the watchdog, so it has no end to move; acquire the multi-lock with a "
+                        + "lease time on a thread that does not hold its locks yet");
+            }
+        }
+        RuntimeException failure = null;
+        for (LockLease part : this.parts) {
+            try {
+                part.expireIn(remaining);
+            }
+            catch (IllegalArgumentException ex) {
+                // Bad input is refused by the first member before any round trip.
+                throw ex;
+            }
+            catch (RuntimeException ex) {
+                if (failure == null) {
+                    failure = ex;
+                }
+                else {
+                    failure.addSuppressed(ex);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     @Override
     public void addLossListener(LeaseLossListener listener) {
         AtomicBoolean told = new AtomicBoolean();

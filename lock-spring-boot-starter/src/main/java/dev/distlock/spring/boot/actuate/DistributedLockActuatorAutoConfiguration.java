@@ -5,7 +5,9 @@ import java.time.Duration;
 
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.spring.boot.DistributedLockAutoConfiguration;
+import dev.distlock.spring.leader.LeaderElections;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,8 +33,9 @@ public final class DistributedLockActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
-    DistributedLocksEndpoint distributedLocksEndpoint(RedisLockClient redisLockClient) {
-        return new DistributedLocksEndpoint(redisLockClient);
+    DistributedLocksEndpoint distributedLocksEndpoint(RedisLockClient redisLockClient,
+            ObjectProvider<LeaderElections> leaderElections) {
+        return new DistributedLocksEndpoint(redisLockClient, leaderElections.getIfAvailable());
     }
 
     /** A 405 that names the property when DELETE (force-release) is refused on the read-only endpoint. */

@@ -1,6 +1,7 @@
 package dev.distlock.spring.boot.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import dev.distlock.core.ForcedRelease;
@@ -9,6 +10,9 @@ import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.core.SemaphoreInfo;
 import dev.distlock.core.internal.time.DurationFormat;
+import dev.distlock.spring.leader.LeaderElection;
+import dev.distlock.spring.leader.LeaderElections;
+import dev.distlock.spring.leader.LeadershipContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -19,8 +23,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 /**
  * The {@code distributedlocks} actuator endpoint.
  * <ul>
- * <li>{@code GET /actuator/distributedlocks}: this instance's id, its Redis target and the leases it holds now (name,
- * kind, fencing token, held for, remaining lease, renewals, owner thread);</li>
+ * <li>{@code GET /actuator/distributedlocks}: this instance's id, its Redis target, the leases it holds now (name,
+ * kind, fencing token, held for, remaining lease, renewals, owner thread) and its leader elections (group, whether it
+ * competes and leads, the term's epoch and since when);</li>
  * <li>{@code GET /actuator/distributedlocks/{name}}: what Redis says about one lock name (holder and its instance,
  * remaining lease, fencing token, queued waiters), and, when the name is a semaphore, its permit count, the permits
  * held and by whom (owner, instance, fencing token, remaining lease) and its queued waiters: two round trips;</li>
@@ -35,15 +40,26 @@ public class DistributedLocksEndpoint {
 
     private final RedisLockClient client;
 
+    private final @Nullable LeaderElections elections;
+
+    /** An endpoint that shows no leader elections. */
     public DistributedLocksEndpoint(RedisLockClient client) {
+        this(client, null);
+    }
+
+    /** @param elections this application's leader elections, if it runs any */
+    public DistributedLocksEndpoint(RedisLockClient client, @Nullable LeaderElections elections) {
         this.client = client;
+        this.elections = elections;
     }
 
     @ReadOperation
     public LeasesDescriptor leases() {
         List<LeaseDescriptor> leases = this.client.heldLeases().stream().map(LeaseDescriptor::of).toList();
+        List<LeaderDescriptor> leaders = (this.elections != null)
+                ? this.elections.elections().stream().map(LeaderDescriptor::of).toList() : List.of();
         return new LeasesDescriptor(this.client.instanceId(), this.client.redisTarget(), this.client.isConnected(),
-                leases);
+                leases, leaders);
     }
 
     @ReadOperation
@@ -69,8 +85,37 @@ public class DistributedLocksEndpoint {
      * @param redis where the lock connection goes
      * @param connected whether it is connected now
      * @param leases the leases held now, oldest first
+     * @param leaders this instance's leader elections, one per group, in declaration order
      */
-    public record LeasesDescriptor(String instanceId, String redis, boolean connected, List<LeaseDescriptor> leases) {
+    public record LeasesDescriptor(String instanceId, String redis, boolean connected, List<LeaseDescriptor> leases,
+            List<LeaderDescriptor> leaders) {
+    }
+
+    /**
+     * This instance in the leader election of one group.
+     *
+     * @param group the group
+     * @param lock the lock that grants leadership ({@code leader:<group>}), listed with the leases while it leads
+     * @param competing whether this instance takes part (false before the application started and once it stops)
+     * @param leader whether this instance leads the group now
+     * @param epoch the current term's epoch (its fencing token), null when it does not lead
+     * @param since when the current term began (ISO-8601), null when it does not lead
+     * @param leaderFor how long it has led, null when it does not lead
+     */
+    public record LeaderDescriptor(String group, String lock, boolean competing, boolean leader, @Nullable Long epoch,
+            @Nullable String since, @Nullable String leaderFor) {
+
+        static LeaderDescriptor of(LeaderElection election) {
+            Instant since = election.leaderSince().orElse(null);
+            Long epoch = (since != null) ? election.context().map(LeadershipContext::epoch).orElse(null) : null;
+            if (since == null || epoch == null) {
+                return new LeaderDescriptor(election.group(), election.lockName(), election.isRunning(), false, null,
+                        null, null);
+            }
+            Duration leaderFor = Duration.between(since, Instant.now());
+            return new LeaderDescriptor(election.group(), election.lockName(), election.isRunning(), true, epoch,
+                    since.toString(), format(leaderFor.isNegative() ? Duration.ZERO : leaderFor));
+        }
     }
 
     /**
@@ -78,7 +123,8 @@ public class DistributedLocksEndpoint {
      *
      * @param name lock name
      * @param kind reentrant, fair, read, write, redlock or semaphore
-     * @param fencingToken its fencing token
+     * @param fencingToken its fencing token; 0 until its holder asks for it (a blocking acquisition of a free lock
+     * mints it on the first {@code LockLease.fencingToken()} call)
      * @param heldFor since when it is held
      * @param remainingLease how long it stays valid without another renewal
      * @param renewals watchdog renewals so far
