@@ -178,7 +178,11 @@ public final class LeaderElection implements SmartLifecycle {
         try {
             LockLease lease;
             while ((lease = awaitLock()) != null) {
-                Term term = begin(lease);
+                Long epoch = epochOf(lease);
+                if (epoch == null) {
+                    continue;
+                }
+                Term term = begin(lease, epoch);
                 if (term == null) {
                     return;
                 }
@@ -214,9 +218,32 @@ public final class LeaderElection implements SmartLifecycle {
         return null;
     }
 
+    /**
+     * The term's epoch: the lease's fencing token, asked for while the lock is held (a blocking acquisition leaves
+     * the token to this request). Null when it could not be had (the lock was lost meanwhile, or Redis did not
+     * answer): the lease is released, and the election waits in line again after the retry delay.
+     */
+    private @Nullable Long epochOf(LockLease lease) {
+        try {
+            return lease.fencingToken();
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Leader election of group '{}' got the lock but not its epoch, trying again in {} ms: {}",
+                    this.group, this.retryDelay.toMillis(), ex.toString());
+            try {
+                lease.close();
+            }
+            catch (RuntimeException closing) {
+                // lost or unreachable: the lease ends by itself
+            }
+            ElectionThread.pause(this.retryDelay);
+            return null;
+        }
+    }
+
     /** Makes the granted lease the current term, or releases it if the election stopped meanwhile. */
-    private @Nullable Term begin(LockLease lease) {
-        Term term = new Term(this.group, lease);
+    private @Nullable Term begin(LockLease lease, long epoch) {
+        Term term = new Term(this.group, lease, epoch);
         if (!this.thread.ifRunning(() -> this.current = term)) {
             release(term);
             return null;

@@ -24,15 +24,18 @@ final class Term implements LeadershipContext {
 
     private final LockLease lease;
 
+    private final long epoch;
+
     private final AtomicReference<@Nullable Ending> ending = new AtomicReference<>();
 
     private final CountDownLatch ended = new CountDownLatch(1);
 
     private final Instant since = Instant.now();
 
-    Term(String group, LockLease lease) {
+    Term(String group, LockLease lease, long epoch) {
         this.group = group;
         this.lease = lease;
+        this.epoch = epoch;
     }
 
     @Override
@@ -42,7 +45,7 @@ final class Term implements LeadershipContext {
 
     @Override
     public long epoch() {
-        return this.lease.fencingToken();
+        return this.epoch;
     }
 
     @Override

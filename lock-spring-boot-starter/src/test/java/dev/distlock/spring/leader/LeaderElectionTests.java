@@ -11,9 +11,11 @@ import dev.distlock.core.LockInfo;
 import dev.distlock.core.RedisLockClient;
 import dev.distlock.spring.leader.RecordingCandidate.Callback;
 import dev.distlock.testsupport.RedisExtension;
+import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -162,6 +164,31 @@ class LeaderElectionTests {
         assertThatIllegalArgumentException()
             .isThrownBy(() -> new LeaderElection(client, " ", new RecordingCandidate("c0", this.log)))
             .withMessageContaining("group must not be blank");
+    }
+
+    @Test
+    void anElectionThatCannotGetItsEpochReleasesTheLockAndTriesAgain() throws Exception {
+        // A Redis user that may take the lock but not mint its token (no TIME): every epoch request fails.
+        this.raw.aclSetuser("elector", AclSetuserArgs.Builder.on().addPassword("elector-pw").allKeys().allChannels()
+            .allCommands().removeCommand(CommandType.TIME));
+        RedisClient restricted = RedisClient.create(redis.uri().replace("redis://", "redis://elector:elector-pw@"));
+        this.resources.push(() -> restricted.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
+        RedisLockClient client = RedisLockClient.create(restricted, LockClientOptions.builder().instanceId("c0")
+            .watchdogLease(LONG_LEASE).operationTimeout(Duration.ofSeconds(1)).build());
+        this.resources.push(client);
+        LeaderElection election = new LeaderElection(client, GROUP, new RecordingCandidate("c0", this.log),
+                Duration.ofMillis(200));
+        this.resources.push(election::stop);
+        election.start();
+        Thread.sleep(1500);
+        assertThat(this.log.select(Callback::granted)).as("no term without an epoch").isEmpty();
+
+        this.raw.aclSetuser("elector", AclSetuserArgs.Builder.addCommand(CommandType.TIME));
+
+        Callback granted = this.log.await("a grant once the epoch can be had", Duration.ofSeconds(10),
+                Callback::granted);
+        assertThat(granted.epoch()).isPositive();
+        assertThat(election.isLeader()).isTrue();
     }
 
     private List<LeaderElection> startElections(int count, Duration lease) {
