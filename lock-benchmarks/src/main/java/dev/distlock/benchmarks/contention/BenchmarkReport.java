@@ -11,9 +11,10 @@ import java.util.Optional;
  * @param contention every contention run, baseline included
  * @param waiting the waiting scenario per lock
  * @param uncontended every uncontended run, baseline included
+ * @param breakdown where the time of a 2-client handoff goes, per lock
  */
 record BenchmarkReport(List<String> environment, boolean quick, List<ContentionResult> contention,
-        List<WaitingResult> waiting, List<UncontendedResult> uncontended) {
+        List<WaitingResult> waiting, List<UncontendedResult> uncontended, List<HandoffBreakdown.Result> breakdown) {
 
     Optional<ContentionResult> contention(String lock, int clients, int sectionMillis) {
         return this.contention.stream()

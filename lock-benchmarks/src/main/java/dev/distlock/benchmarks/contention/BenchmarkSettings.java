@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * @param out directory for {@code report.md} and {@code contention.png}
  * @param redis a Redis to measure against ({@code redis://}, {@code rediss://}, credentials in the URI), or null to
  * start the embedded redis-server 7.0.15 on loopback
- * @param only {@code uncontended} or {@code contention} (with waiting) to run that part alone, or the empty string for
- * every scenario
+ * @param only {@code uncontended}, {@code contention} (with waiting and the handoff breakdown) or {@code breakdown}
+ * to run that part alone, or the empty string for every scenario
  */
 record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer> sectionsMillis, Duration warmup,
         Duration measure, int waiters, Duration settle, Duration blocked, List<Integer> threadCounts,
@@ -33,7 +33,7 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
         @Nullable String redis, String only) {
 
     static final String USAGE = "arguments: [--quick] [--out <directory>] [--redis redis://[user:password@]host:port]"
-            + " [--only uncontended|contention]"
+            + " [--only uncontended|contention|breakdown]"
             + "  (default directory: target/contention; default Redis: an embedded redis-server 7.0.15 on loopback)";
 
     /** Parses the command line; blank arguments (an empty Maven property) are ignored. */
@@ -78,8 +78,9 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
     }
 
     private static String scenario(String name) {
-        if (!name.equals("uncontended") && !name.equals("contention")) {
-            throw new IllegalArgumentException("--only takes 'uncontended' or 'contention', was '" + name + "'; " + USAGE);
+        if (!name.equals("uncontended") && !name.equals("contention") && !name.equals("breakdown")) {
+            throw new IllegalArgumentException("--only takes 'uncontended', 'contention' or 'breakdown', was '" + name
+                    + "'; " + USAGE);
         }
         return name;
     }
@@ -92,7 +93,8 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
     }
 
     boolean runs(String scenario) {
-        return this.only.isEmpty() || this.only.equals(scenario);
+        return this.only.isEmpty() || this.only.equals(scenario)
+                || (this.only.equals("breakdown") && scenario.equals("contention"));
     }
 
     private static String redisUri(String uri) {

@@ -67,15 +67,17 @@ public final class ContentionBenchmark {
                 ContentionBenchmark benchmark = new ContentionBenchmark(settings, uri, stats);
                 List<ContentionResult> contention = new ArrayList<>();
                 List<WaitingResult> waiting = new ArrayList<>();
+                List<HandoffBreakdown.Result> breakdown = new ArrayList<>();
                 if (settings.runs("contention")) {
-                    benchmark.contendedAndWaiting(contention, waiting);
+                    benchmark.contendedAndWaiting(contention, waiting, breakdown);
                 }
                 List<UncontendedResult> uncontended = settings.runs("uncontended") ? benchmark.uncontended()
                         : List.of();
                 environment.add("Load average after: " + loadAverage());
                 environment.add(String.format(Locale.ROOT, "Harness run time: %.0f s%s",
                         (System.nanoTime() - began) / 1e9, settings.quick() ? " (--quick)" : ""));
-                report = new BenchmarkReport(environment, settings.quick(), contention, waiting, uncontended);
+                report = new BenchmarkReport(environment, settings.quick(), contention, waiting, uncontended,
+                        breakdown);
             }
         }
         String markdown = MarkdownReport.render(report);
@@ -94,8 +96,8 @@ public final class ContentionBenchmark {
         }
     }
 
-    private void contendedAndWaiting(List<ContentionResult> contention, List<WaitingResult> waiting)
-            throws InterruptedException {
+    private void contendedAndWaiting(List<ContentionResult> contention, List<WaitingResult> waiting,
+            List<HandoffBreakdown.Result> breakdown) throws InterruptedException {
         Map<LockSubject, ClientPool> pools = new LinkedHashMap<>();
         try {
             for (LockSubject subject : LockSubject.all()) {
@@ -103,7 +105,8 @@ public final class ContentionBenchmark {
                 pools.put(subject, ClientPool.open(subject, this.uri, this.settings.poolSize()));
             }
             // Subjects alternate inside each configuration, so a change in machine load hits all of them alike.
-            for (int section : this.settings.sectionsMillis()) {
+            for (int section : this.settings.only().equals("breakdown") ? List.<Integer>of()
+                    : this.settings.sectionsMillis()) {
                 for (int clients : this.settings.clientCounts()) {
                     for (LockSubject subject : LockSubject.all()) {
                         String key = "contention:" + slug(subject) + ":n" + clients + ":s" + section;
@@ -117,13 +120,22 @@ public final class ContentionBenchmark {
                     }
                 }
             }
-            for (LockSubject subject : LockSubject.all()) {
+            for (LockSubject subject : this.settings.only().equals("breakdown") ? List.<LockSubject>of()
+                    : LockSubject.all()) {
                 WaitingResult result = new WaitingScenario(
                         pools.get(subject).first(this.settings.waiters() + 1), this.stats)
                     .run(subject.label(), "waiting:" + slug(subject), this.settings.settle(), this.settings.blocked());
                 progress(String.format(Locale.ROOT, "waiting %d %-18s %,8.0f cmds/s, all through in %.1f ms",
                         result.waiters(), subject.label(), result.commandsPerSecond(), result.allThroughMillis()));
                 waiting.add(result);
+            }
+            for (LockSubject subject : List.of(PollingLettuceLock.SUBJECT, DistlockClient.REENTRANT)) {
+                HandoffBreakdown.Result result = new HandoffBreakdown(this.uri).run(subject,
+                        pools.get(subject).first(2), "breakdown:" + slug(subject), this.settings.warmup(),
+                        this.settings.measure());
+                progress(String.format(Locale.ROOT, "breakdown %-18s release call %.0f us, release -> next %.0f us",
+                        subject.label(), result.releaseCallP50(), result.releaseToNextP50()));
+                breakdown.add(result);
             }
         }
         finally {

@@ -41,6 +41,7 @@ final class MarkdownReport {
             fairVersusReentrant();
             waiting();
         }
+        breakdown();
         if (!this.report.uncontended().isEmpty()) {
             uncontended();
         }
@@ -176,6 +177,26 @@ final class MarkdownReport {
             if (scripts > 0 && !r.lock().equals(BASELINE)) {
                 line("| %s | *script overhead* | | | %s |".formatted(r.lock(), decimal(Math.max(0, scripts - inner))));
             }
+        }
+        line("");
+    }
+
+    private void breakdown() {
+        if (this.report.breakdown().isEmpty()) {
+            return;
+        }
+        line("### Where a handoff's time goes: 2 client instances, 1 ms section");
+        line("");
+        line("Medians over the handoffs of the window. A tap (a pub/sub connection of its own, pattern-subscribed to "
+                + "the key's wake channels) notes when each handoff announcement reaches a client process: *release -> "
+                + "heard* is request, script, PUBLISH and the subscriber's socket; *heard -> running* is decoding, "
+                + "completing the grant and waking the waiting thread. The baseline publishes nothing.");
+        line("");
+        line("| lock | handoffs | release call | release -> heard | heard -> running | release -> next holder running |");
+        line("|---|---|---|---|---|---|");
+        for (HandoffBreakdown.Result r : this.report.breakdown()) {
+            line("| %s | %d | %s | %s | %s | %s |".formatted(r.lock(), r.handoffs(), micros(r.releaseCallP50()),
+                    micros(r.releaseToHeardP50()), micros(r.heardToRunningP50()), micros(r.releaseToNextP50())));
         }
         line("");
     }
