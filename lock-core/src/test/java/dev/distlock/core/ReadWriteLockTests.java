@@ -198,7 +198,7 @@ class ReadWriteLockTests extends RedisLockTest {
             this.raw.rpush("lock:{abandoned}:write:queue", "writer:1|1000|" + (now + 60_000)
                     + "|lock:{abandoned}:h:writer");
 
-            java.util.List<Object> reply = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.ABANDON.body(),
+            java.util.List<Object> reply = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.READ_ABANDON.body(),
                     io.lettuce.core.ScriptOutputType.MULTI,
                     new String[] { "lock:{abandoned}:tomb:reader:1", "lock:{abandoned}:read", "lock:{abandoned}:write",
                             "lock:{abandoned}:fence", "lock:{abandoned}:write:queue" },

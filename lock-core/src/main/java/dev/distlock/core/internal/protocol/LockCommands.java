@@ -60,7 +60,7 @@ public final class LockCommands {
      */
     CompletableFuture<List<Object>> abandonRead(ReadWriteKeys keys, String owner, long tombstoneMillis) {
         LockKeys names = keys.names();
-        return eval(LuaScript.ABANDON, ScriptOutputType.MULTI, new String[] { names.tombstoneKey(owner),
+        return eval(LuaScript.READ_ABANDON, ScriptOutputType.MULTI, new String[] { names.tombstoneKey(owner),
                 keys.readersKey(), keys.writeKey(), names.fenceKey(), keys.writerQueueKey() }, owner,
                 Long.toString(tombstoneMillis), names.channel(), fencingArgument(), publishCommand(),
                 listenerCountArgument());

@@ -79,7 +79,7 @@ final class ReadProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.RENEW_MEMBER, ScriptOutputType.INTEGER,
                 new String[] { this.keys.readersKey() }, owner, Long.toString(leaseMillis));
         return reply.thenApply((owned) -> owned == 1L);
     }

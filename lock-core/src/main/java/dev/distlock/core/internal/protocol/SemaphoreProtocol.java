@@ -85,7 +85,7 @@ public final class SemaphoreProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.commands.eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> reply = this.commands.eval(LuaScript.RENEW_MEMBER, ScriptOutputType.INTEGER,
                 new String[] { this.keys.permitsKey() }, owner, Long.toString(leaseMillis));
         return reply.thenApply((owned) -> owned == 1L);
     }

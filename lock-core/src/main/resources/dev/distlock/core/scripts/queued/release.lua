@@ -37,7 +37,7 @@ end
 --@include fence
 --@include hold
 --@include queue
---@include release
+--@include release-modes
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]
 

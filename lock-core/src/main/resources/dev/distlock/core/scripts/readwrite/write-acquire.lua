@@ -11,7 +11,7 @@
 --@include fence
 --@include hold
 --@include queue
---@include acquire
+--@include grant-or-queue
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
 
