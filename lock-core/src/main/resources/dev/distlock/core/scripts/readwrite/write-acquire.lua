@@ -14,6 +14,7 @@
 --@include grant-or-queue
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
+Q.owner, Q.lease, Q.wait, Q.wake, Q.entry, Q.offer_ttl = ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[8], ARGV[9]
 
 if redis.call('exists', KEYS[4]) == 1 then
     return {0, -1, '', -1, '0', ''}

@@ -14,8 +14,9 @@
 --@include hold
 --@include queue
 --@include release-modes
-Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
+Q.lock, Q.fence, Q.queue, Q.tombstone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]
+Q.mode, Q.owner, Q.mode_arg = ARGV[1], ARGV[2], ARGV[6]
 
 local released = ''
 if ARGV[1] == 'pass' then
