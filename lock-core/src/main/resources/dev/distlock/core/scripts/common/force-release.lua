@@ -8,11 +8,11 @@
 -- KEYS[4] write key       (the writer's hold 'owner|token')
 -- KEYS[5] readers key     (sorted set: reader hold 'owner|token' -> expiry in server ms)
 -- KEYS[6] writer queue    (waiters of the write key)
--- ARGV[1] 'any' or 'rw'
--- ARGV[2] fence counter retention in ms, or '0' when fencing is off
--- ARGV[3] 'publish' or 'spublish'
--- ARGV[4] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
--- ARGV[5] the read/write lock's broadcast channel
+-- ARGV[1] scope: 'any' or 'rw'
+-- ARGV[2] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[3] publish: 'publish' or 'spublish'
+-- ARGV[4] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[5] broadcastChannel: the read/write lock's broadcast channel
 -- Returns {mode, released owner, owner now offered the lock or '', its offer time in ms or 0}; mode is 'lock',
 -- 'write', 'read' (the owner named is the reader whose hold lasts longest) or '' when nothing was held.
 --@include fence

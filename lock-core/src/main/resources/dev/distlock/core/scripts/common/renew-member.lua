@@ -1,7 +1,8 @@
--- Extend (or only confirm) one read hold. Never recreates a missing or expired hold.
--- KEYS[1] readers key (sorted set: reader owner token -> expiry in server ms)
--- ARGV[1] owner token
--- ARGV[2] new lease in ms, or 0 to confirm without extending
+-- Extend (or only confirm) one hold stored as a sorted-set member: a read hold of a read/write lock, or a permit of a
+-- semaphore. Never recreates a missing or expired hold.
+-- KEYS[1] holds key (sorted set: hold 'owner|token' -> expiry in server ms: a lock's readers, a semaphore's permits)
+-- ARGV[1] owner: the hold 'owner|token'
+-- ARGV[2] leaseMillis: new lease in ms, or 0 to confirm without extending
 -- Returns 1 when the hold is still the caller's, 0 otherwise.
 local t = redis.call('time')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

@@ -6,15 +6,16 @@
 -- KEYS[2] fence key     (string: last fencing token issued for this lock name)
 -- KEYS[3] queue key     (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
--- ARGV[1] owner token
--- ARGV[2] lease in ms (> 0)
--- ARGV[3] fence counter retention in ms, or '0' when fencing is off (token 0, no fence key written)
--- ARGV[4] how long the caller will wait in ms; '0' for a single attempt that never queues
--- ARGV[5] the caller's wake channel (its client is subscribed there while it waits)
--- ARGV[6] 'publish' or 'spublish': how a handoff is announced
--- ARGV[7] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
--- ARGV[8] the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
--- ARGV[9] how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
+-- ARGV[1] owner: owner token
+-- ARGV[2] leaseMillis: lease in ms (> 0)
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off (token 0, no fence key
+--         written)
+-- ARGV[4] waitMillis: how long the caller will wait in ms; '0' for a single attempt that never queues
+-- ARGV[5] wakeChannel: the caller's wake channel (its client is subscribed there while it waits)
+-- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
+-- ARGV[7] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
+-- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
 -- confirmed by this call), or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in
 -- us, holder owner or ''}.

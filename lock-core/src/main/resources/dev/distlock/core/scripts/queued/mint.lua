@@ -4,8 +4,8 @@
 -- is written into the hold ('owner|token', expiry kept), so a repeated request, a reentry and an inspection see it.
 -- KEYS[1] lock key (the hold 'owner|' or 'owner|token')
 -- KEYS[2] fence key
--- ARGV[1] owner token
--- ARGV[2] fence counter retention in ms (> 0: fencing is on when a token is asked for)
+-- ARGV[1] owner: owner token
+-- ARGV[2] fenceRetentionMillis: fence counter retention in ms (> 0: fencing is on when a token is asked for)
 -- Returns {1, token}, or {0, ''} when the caller does not hold the lock.
 --@include fence
 local hold = redis.call('get', KEYS[1])

@@ -11,11 +11,11 @@
 -- ARGV[1] mode: 'release' (the owner's hold), 'leave' (a waiter gives up: its entry, and its hold if it was handed
 --         the lock meanwhile), 'abandon' (an outcome is unknown: tombstone, every entry and the hold of the owner),
 --         'force' (whoever holds it), 'pass' (nobody holds it: an offer lapsed; offer it to the next live waiter)
--- ARGV[2] owner token ('' for 'force' and 'pass')
--- ARGV[3] fence counter retention in ms, or '0' when fencing is off
--- ARGV[4] 'publish' or 'spublish'
--- ARGV[5] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
--- ARGV[6] 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
+-- ARGV[2] owner: owner token ('' for 'force' and 'pass')
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[4] publish: 'publish' or 'spublish'
+-- ARGV[5] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[6] modeArgument: 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
 -- Returns {1, new owner or '', its offer time in ms or 0, released owner} when a hold was removed (the caller's; any
 -- for 'force'; none for 'pass', which hands over a free lock), {0, '', 0, ''} when there was none (for 'pass': the
 -- lock is held, or nobody waits). A plain release that finds nobody queued replies with its status alone, 1 (released)

@@ -5,8 +5,8 @@
 -- KEYS[1] lock key      (string: the hold 'owner|token' or 'owner|', with PX expiry)
 -- KEYS[2] queue key     (list of waiter entries)
 -- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
--- ARGV[1] owner token
--- ARGV[2] lease in ms (> 0)
+-- ARGV[1] owner: owner token
+-- ARGV[2] leaseMillis: lease in ms (> 0)
 -- Returns the lease in ms alone when taken (one integer: a table costs Redis more to convert); {1, token or '',
 -- lease in ms} when the caller holds it already (a replayed attempt; extended to the lease); {0, holder pttl or -1,
 -- '', -1, '0', holder owner or ''} when refused, as acquire.lua's refusal of a single attempt; {2, ''} when the lock

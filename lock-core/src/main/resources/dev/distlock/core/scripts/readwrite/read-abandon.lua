@@ -7,12 +7,12 @@
 -- KEYS[3] write key
 -- KEYS[4] fence key
 -- KEYS[5] writer queue
--- ARGV[1] owner token
--- ARGV[2] tombstone lifetime in ms
--- ARGV[3] the lock's broadcast channel
--- ARGV[4] fence counter retention in ms, or '0' when fencing is off
--- ARGV[5] 'publish' or 'spublish'
--- ARGV[6] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
+-- ARGV[1] owner: owner token
+-- ARGV[2] tombstoneMillis: tombstone lifetime in ms
+-- ARGV[3] broadcastChannel: the lock's broadcast channel
+-- ARGV[4] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[5] publish: 'publish' or 'spublish'
+-- ARGV[6] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
 -- Returns {1 when a hold of the owner was removed else 0, writer offered the lock or '', its offer time in ms or 0}.
 --@include fence
 --@include hold

@@ -5,12 +5,13 @@
 -- KEYS[3] writer queue       (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[4] fence key
 -- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
--- ARGV[1] owner token
--- ARGV[2] lease in ms
--- ARGV[3] fence counter retention in ms, or 0 when fencing is off
--- ARGV[4] owner token of the write hold of the same thread ('' if none): a writer may take read holds (downgrade)
--- ARGV[5] 'publish' or 'spublish'
--- ARGV[6] '1' when a publish's receiver count proves the writer's client listens, '0' when it cannot
+-- ARGV[1] owner: owner token
+-- ARGV[2] leaseMillis: lease in ms
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or 0 when fencing is off
+-- ARGV[4] writeOwner: owner token of the write hold of the same thread ('' if none): a writer may take read holds
+--         (downgrade)
+-- ARGV[5] publish: 'publish' or 'spublish'
+-- ARGV[6] countsListeners: '1' when a publish's receiver count proves the writer's client listens, '0' when it cannot
 -- Returns {1, token} when granted (the read hold is then 'owner|token'), {0, pttl} when refused (pttl -1 when a
 -- writer is queued).
 --@include fence

@@ -4,11 +4,11 @@
 -- KEYS[2] write key
 -- KEYS[3] fence key
 -- KEYS[4] writer queue
--- ARGV[1] the reader's hold 'owner|token'
--- ARGV[2] the lock's broadcast channel
--- ARGV[3] fence counter retention in ms, or '0' when fencing is off
--- ARGV[4] 'publish' or 'spublish'
--- ARGV[5] '1' when the announcement's receiver count proves the waiter's client listens, '0' when it cannot
+-- ARGV[1] hold: the reader's hold 'owner|token'
+-- ARGV[2] broadcastChannel: the lock's broadcast channel
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[4] publish: 'publish' or 'spublish'
+-- ARGV[5] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
 -- Returns {1, writer offered the lock or '', its offer time in ms or 0} when the caller's hold was removed,
 -- {0, '', 0} when it was gone already.
 --@include fence

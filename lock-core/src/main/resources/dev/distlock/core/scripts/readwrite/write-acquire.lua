@@ -6,7 +6,16 @@
 -- KEYS[3] writer queue  (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
 -- KEYS[5] readers key   (sorted set: reader hold 'owner|token' -> expiry in server ms)
--- ARGV[1..9] as for acquire.lua
+-- ARGV[1] owner: owner token
+-- ARGV[2] leaseMillis: lease in ms (> 0)
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off (token 0, no fence key
+--         written)
+-- ARGV[4] waitMillis: how long the caller will wait in ms; '0' for a single attempt that never queues
+-- ARGV[5] wakeChannel: the caller's wake channel (its client is subscribed there while it waits)
+-- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
+-- ARGV[7] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
+-- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
 -- Returns as acquire.lua; while readers hold it, the holder pttl is the time until the last reader's lease ends.
 --@include fence
 --@include hold

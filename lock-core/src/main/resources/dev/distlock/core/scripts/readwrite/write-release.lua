@@ -7,8 +7,15 @@
 -- KEYS[3] writer queue
 -- KEYS[4] tombstone key (mode 'abandon'; any key of the lock's hash tag otherwise)
 -- KEYS[5] readers key
--- ARGV[1..6] as for release.lua
--- ARGV[7] the readers' broadcast channel
+-- ARGV[1] mode: 'release' (the owner's hold), 'leave' (a waiter gives up: its entry, and its hold if it was handed
+--         the lock meanwhile), 'abandon' (an outcome is unknown: tombstone, every entry and the hold of the owner),
+--         'force' (whoever holds it), 'pass' (nobody holds it: an offer lapsed; offer it to the next live waiter)
+-- ARGV[2] owner: owner token ('' for 'force' and 'pass')
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[4] publish: 'publish' or 'spublish'
+-- ARGV[5] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[6] modeArgument: 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
+-- ARGV[7] readersChannel: the readers' broadcast channel
 -- Returns as release.lua.
 --@include fence
 --@include hold

@@ -4,8 +4,8 @@
 -- KEYS[2] lock key
 -- KEYS[3] waiters key
 -- ARGV[1] owner: an attempt owner token, or an acquisition owner token (matches any of its attempts '<owner>/<n>')
--- ARGV[2] tombstone lifetime in ms
--- ARGV[3] acquisition owner token (left the waiters set)
+-- ARGV[2] tombstoneMillis: tombstone lifetime in ms
+-- ARGV[3] acquisition: acquisition owner token (left the waiters set)
 -- Returns 1 when a grant of the owner was deleted, 0 otherwise. Publishes nothing: a grant of an attempt that was
 -- never handed out is not a release anyone waits for (the waiters' back-off covers it).
 redis.call('set', KEYS[1], '1', 'px', ARGV[2])

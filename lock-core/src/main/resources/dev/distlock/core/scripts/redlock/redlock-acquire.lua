@@ -6,11 +6,11 @@
 -- KEYS[3] waiters key         (sorted set: acquisition owner -> deadline in server ms)
 -- KEYS[4] acquisition tombstone (exists when the whole acquisition was abandoned: never grant any of its attempts)
 -- KEYS[5] attempt tombstone   (exists when this attempt was abandoned: never grant it)
--- ARGV[1] attempt owner token (the acquisition owner, '/', an attempt number)
--- ARGV[2] lease in ms         (> 0)
--- ARGV[3] '1' to read the fence, '0' when fencing is off
--- ARGV[4] acquisition owner token
--- ARGV[5] waiter entry lifetime in ms when the acquisition will wait if refused, '0' for a single attempt
+-- ARGV[1] attemptOwner: attempt owner token (the acquisition owner, '/', an attempt number)
+-- ARGV[2] leaseMillis: lease in ms         (> 0)
+-- ARGV[3] fencing: '1' to read the fence, '0' when fencing is off
+-- ARGV[4] acquisition: acquisition owner token
+-- ARGV[5] waiterMillis: waiter entry lifetime in ms when the acquisition will wait if refused, '0' for a single attempt
 -- Returns {1, fence} when granted (fence: the stored fence floored by the server clock in microseconds, as a string;
 -- 0 with fencing off), {0, pttl, holder} when another owner holds the key, {2, -1} when refused because other
 -- acquisitions wait, {3, -1} when a tombstone refuses it.

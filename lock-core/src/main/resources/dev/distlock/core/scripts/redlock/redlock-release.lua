@@ -3,8 +3,9 @@
 -- KEYS[2] waiters key (sorted set: waiting acquisition owner -> deadline in server ms)
 -- ARGV[1] owner: an attempt owner token (exact match), or an acquisition owner token, which matches any of its
 --         attempts ('<owner>/<n>')
--- ARGV[2] unlock channel
--- ARGV[3] '1' to publish the released owner token on the channel when live waiters are registered, '0' not to
+-- ARGV[2] unlockChannel: unlock channel
+-- ARGV[3] wakeWaiters: '1' to publish the released owner token on the channel when live waiters are registered,
+--         '0' not to
 -- Returns 1 when the caller's key was deleted, 0 when it is missing or owned by someone else (left untouched).
 local holder = redis.call('get', KEYS[1])
 if not holder then

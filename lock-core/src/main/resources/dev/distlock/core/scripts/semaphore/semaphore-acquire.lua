@@ -8,11 +8,12 @@
 -- KEYS[4] waiter deadlines key (sorted set: waiting owner -> server ms by which it must ask again or lose its place)
 -- KEYS[5] fence key
 -- KEYS[6] tombstone key        (exists when the client abandoned this owner's acquisition: never grant or queue it)
--- ARGV[1] owner token
--- ARGV[2] lease in ms
--- ARGV[3] fence counter retention in ms, or '0' when fencing is off
--- ARGV[4] the permit count the caller declared: written to the count key when that is missing
--- ARGV[5] how long a waiter keeps its place without asking again, in ms; '0' for a single attempt (never queued)
+-- ARGV[1] owner: owner token
+-- ARGV[2] leaseMillis: lease in ms
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[4] declaredPermits: the permit count the caller declared: written to the count key when that is missing
+-- ARGV[5] waiterKeepAliveMillis: how long a waiter keeps its place without asking again, in ms; '0' for a single
+--         attempt (never queued)
 -- Returns {1, token} when granted (the permit is then 'owner|token'), {0, ms until the first permit's lease ends}
 -- when refused for want of a free permit, {0, -1} when refused for waiters ahead or a tombstone.
 --@include fence

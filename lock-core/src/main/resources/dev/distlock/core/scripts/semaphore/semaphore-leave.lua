@@ -5,10 +5,10 @@
 -- KEYS[2] waiters key          (sorted set: waiting owner -> arrival in server microseconds)
 -- KEYS[3] waiter deadlines key (sorted set: waiting owner -> deadline in server ms)
 -- KEYS[4] tombstone key
--- ARGV[1] owner token (without the fencing token)
--- ARGV[2] tombstone lifetime in ms, or '0' to leave the queue without one
--- ARGV[3] the semaphore's broadcast channel
--- ARGV[4] 'publish' or 'spublish'
+-- ARGV[1] owner: owner token (without the fencing token)
+-- ARGV[2] tombstoneMillis: tombstone lifetime in ms, or '0' to leave the queue without one
+-- ARGV[3] broadcastChannel: the semaphore's broadcast channel
+-- ARGV[4] publish: 'publish' or 'spublish'
 -- Returns 1 when a permit or a place was freed, 0 when the owner had neither.
 if ARGV[2] ~= '0' then
     redis.call('set', KEYS[4], '1', 'px', tonumber(ARGV[2]))

@@ -1,9 +1,9 @@
 -- Change how many permits a semaphore has. A lower count takes no permit away: holders keep theirs, and new ones are
 -- granted once fewer than the new count are held. A higher count wakes the waiters.
 -- KEYS[1] count key (string: how many permits the semaphore has)
--- ARGV[1] the new count
--- ARGV[2] the semaphore's broadcast channel
--- ARGV[3] 'publish' or 'spublish'
+-- ARGV[1] permits: the new count
+-- ARGV[2] broadcastChannel: the semaphore's broadcast channel
+-- ARGV[3] publish: 'publish' or 'spublish'
 -- Returns the previous count, or 0 when none was stored.
 local previous = tonumber(redis.call('get', KEYS[1]) or '0')
 redis.call('set', KEYS[1], ARGV[1])
