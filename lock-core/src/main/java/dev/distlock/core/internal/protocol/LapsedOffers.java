@@ -1,6 +1,5 @@
 package dev.distlock.core.internal.protocol;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,11 +26,11 @@ final class LapsedOffers {
 
     /**
      * Looks after an offer to {@code waiter}, made for {@code offerMillis}: once it can have lapsed, runs
-     * {@code passOn} (a {@code 'pass'} of the release script, reply {@code {status, next, offer, released}}) unless
-     * {@code lockKey} exists, and looks after the offer that makes too.
+     * {@code passOn} (a {@code PASS} of the release script) unless {@code lockKey} exists, and looks after the offer
+     * that makes too.
      */
     static void watch(LockEngine engine, String lockName, String lockKey, String waiter, long offerMillis,
-            Supplier<CompletableFuture<List<Object>>> passOn) {
+            Supplier<CompletableFuture<ReleaseReply>> passOn) {
         if (waiter.isEmpty() || offerMillis <= 0) {
             return;
         }
@@ -47,14 +46,14 @@ final class LapsedOffers {
     }
 
     private static void check(LockEngine engine, String lockName, String lockKey, String waiter,
-            Supplier<CompletableFuture<List<Object>>> passOn) {
+            Supplier<CompletableFuture<ReleaseReply>> passOn) {
         engine.commands().exists(lockKey).thenCompose((held) -> {
             if (held) {
                 return CompletableFuture.completedFuture(null);
             }
             logger.debug("Offer of lock '{}' to owner {} lapsed unconfirmed; passing it on", lockName, waiter);
-            return passOn.get().thenAccept((reply) -> watch(engine, lockName, lockKey, String.valueOf(reply.get(1)),
-                    LockCommands.toLong(reply.get(2)), passOn));
+            return passOn.get().thenAccept((reply) -> watch(engine, lockName, lockKey, reply.offeredTo(),
+                    reply.offerMillis(), passOn));
         }).whenComplete((ignored, ex) -> {
             if (ex != null) {
                 logger.debug("Could not check the offer of lock '{}' to owner {}; the waiters' back-off covers it",
