@@ -1,4 +1,5 @@
--- Mint the fencing token of a hold taken without one (the uncontended path of acquire.lua), at the holder's request.
+-- Mint the fencing token of a hold taken without one (by take.lua, the uncontended first attempt), at the holder's
+-- request.
 -- Owner-checked: only the current holder gets a token, so tokens stay ordered like the holds themselves (a later
 -- holder mints after this hold ended), and the clock floor of lib/fence.lua applies as for every other mint. The token
 -- is written into the hold ('owner|token', expiry kept), so a repeated request, a reentry and an inspection see it.
