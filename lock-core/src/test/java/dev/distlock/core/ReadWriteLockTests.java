@@ -198,11 +198,12 @@ class ReadWriteLockTests extends RedisLockTest {
             this.raw.rpush("lock:{abandoned}:write:queue", "writer:1|1000|" + (now + 60_000)
                     + "|lock:{abandoned}:h:writer");
 
-            java.util.List<Object> reply = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.ABANDON.body(),
+            java.util.List<Object> reply = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.READ_ABANDON.body(),
                     io.lettuce.core.ScriptOutputType.MULTI,
                     new String[] { "lock:{abandoned}:tomb:reader:1", "lock:{abandoned}:read", "lock:{abandoned}:write",
                             "lock:{abandoned}:fence", "lock:{abandoned}:write:queue" },
-                    "reader:1", "60000", "lock:{abandoned}:rw", "86400000", "publish", "1");
+                    new dev.distlock.core.internal.scripts.ReadAbandonArgs("reader:1", 60_000, "lock:{abandoned}:rw",
+                            86_400_000, "publish", true).argv());
 
             assertThat(reply).containsExactly(1L, "writer:1", 1000L);
             assertThat(this.raw.get("lock:{abandoned}:write")).startsWith("writer:1|");

@@ -3,6 +3,7 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.List;
 
+import dev.distlock.core.internal.scripts.AcquireArgs;
 import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -59,8 +60,9 @@ class UnknownOutcomeTests {
         assertThat(raw.pttl(tombstone)).isPositive();
 
         List<Object> replay = raw.eval(dev.distlock.core.internal.redis.LuaScript.ACQUIRE.body(), ScriptOutputType.MULTI,
-                new String[] { "lock:{unknown}", "lock:{unknown}:fence", "lock:{unknown}:queue", tombstone }, owner,
-                "30000", "60000", "30000", "lock:{unknown}:h:replay", "publish", "1", "");
+                new String[] { "lock:{unknown}", "lock:{unknown}:fence", "lock:{unknown}:queue", tombstone },
+                new AcquireArgs(owner, 30_000, 60_000, 30_000, "lock:{unknown}:h:replay", "publish", true, "", 1_000)
+                    .argv());
         assertThat(replay.get(0)).as("a replayed acquire of the abandoned owner is refused").isEqualTo(0L);
         assertThat(raw.exists("lock:{unknown}")).isZero();
 

@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.scripts.ForceReleaseArgs;
+import dev.distlock.core.internal.scripts.ForceScope;
 import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
@@ -23,6 +25,12 @@ public final class ForceRelease {
      * @param offeredTo the waiter now offered the lock, empty when none
      */
     public record Outcome(String mode, String owner, String offeredTo) {
+
+        /** Parses {@code {mode, released owner, offered to, offer ms}}, the offer time left to the caller. */
+        static Outcome parse(List<Object> reply) {
+            return new Outcome(String.valueOf(reply.get(0)), String.valueOf(reply.get(1)),
+                    String.valueOf(reply.get(2)));
+        }
     }
 
     private ForceRelease() {
@@ -30,25 +38,24 @@ public final class ForceRelease {
 
     /** Every kind of the name: the reentrant or fair lock first, then the read/write lock. */
     public static CompletableFuture<Outcome> anyKind(LockEngine engine, String name) {
-        return run(engine, ReadWriteKeys.of(engine.keys(name)), "any");
+        return run(engine, ReadWriteKeys.of(engine.keys(name)), ForceScope.ANY);
     }
 
     /** The read/write lock of the name: its writer and every reader. */
     static CompletableFuture<Outcome> readWrite(LockEngine engine, ReadWriteKeys keys) {
-        return run(engine, keys, "rw");
+        return run(engine, keys, ForceScope.READ_WRITE);
     }
 
-    private static CompletableFuture<Outcome> run(LockEngine engine, ReadWriteKeys rw, String which) {
+    private static CompletableFuture<Outcome> run(LockEngine engine, ReadWriteKeys rw, ForceScope scope) {
         LockKeys keys = rw.names();
         LockCommands commands = engine.commands();
         CompletableFuture<List<Object>> reply = commands.eval(LuaScript.FORCE_RELEASE, ScriptOutputType.MULTI,
                 new String[] { keys.lockKey(), keys.fenceKey(), keys.queueKey(), rw.writeKey(), rw.readersKey(),
                         rw.writerQueueKey() },
-                which, commands.fencingArgument(), commands.publishCommand(), commands.listenerCountArgument(),
-                keys.channel());
+                new ForceReleaseArgs(scope, commands.fenceRetentionMillis(), commands.publishCommand(),
+                        commands.countsListeners(), keys.channel()).argv());
         return reply.thenApply((values) -> {
-            Outcome outcome = new Outcome(String.valueOf(values.get(0)), String.valueOf(values.get(1)),
-                    String.valueOf(values.get(2)));
+            Outcome outcome = Outcome.parse(values);
             long offerMillis = LockCommands.toLong(values.get(3));
             if (outcome.mode().equals("lock")) {
                 QueuedProtocol queued = new QueuedProtocol(engine, keys);

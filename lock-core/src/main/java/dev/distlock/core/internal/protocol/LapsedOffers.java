@@ -1,6 +1,5 @@
 package dev.distlock.core.internal.protocol;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -33,12 +32,11 @@ final class LapsedOffers {
 
     /**
      * Looks after an offer to {@code waiter}, made for {@code offerMillis}: once it can have lapsed, runs
-     * {@code passOn} (a {@code 'pass'} of the release script, reply {@code {status, next, offer, released}}) unless
-     * {@code lockKey} exists, and looks after the offer that makes too. Replaces the look at an earlier offer of the
-     * same key.
+     * {@code passOn} (a {@code PASS} of the release script) unless {@code lockKey} exists, and looks after the offer
+     * that makes too. Replaces the look at an earlier offer of the same key.
      */
     void watch(LockEngine engine, String lockName, String lockKey, String waiter, long offerMillis,
-            Supplier<CompletableFuture<List<Object>>> passOn) {
+            Supplier<CompletableFuture<ReleaseReply>> passOn) {
         if (waiter.isEmpty() || offerMillis <= 0) {
             return;
         }
@@ -58,11 +56,6 @@ final class LapsedOffers {
         }
     }
 
-    /** How many keys have a look pending (for tests). */
-    int pendingLooks() {
-        return this.pending.size();
-    }
-
     private final class Look implements Runnable {
 
         private final LockEngine engine;
@@ -73,12 +66,12 @@ final class LapsedOffers {
 
         private final String waiter;
 
-        private final Supplier<CompletableFuture<List<Object>>> passOn;
+        private final Supplier<CompletableFuture<ReleaseReply>> passOn;
 
         private volatile @Nullable ScheduledFuture<?> scheduled;
 
         Look(LockEngine engine, String lockName, String lockKey, String waiter,
-                Supplier<CompletableFuture<List<Object>>> passOn) {
+                Supplier<CompletableFuture<ReleaseReply>> passOn) {
             this.engine = engine;
             this.lockName = lockName;
             this.lockKey = lockKey;
@@ -103,7 +96,7 @@ final class LapsedOffers {
                 logger.debug("Offer of lock '{}' to owner {} lapsed unconfirmed; passing it on", this.lockName,
                         this.waiter);
                 return this.passOn.get().thenAccept((reply) -> watch(this.engine, this.lockName, this.lockKey,
-                        String.valueOf(reply.get(1)), LockCommands.toLong(reply.get(2)), this.passOn));
+                        reply.offeredTo(), reply.offerMillis(), this.passOn));
             }).whenComplete((ignored, ex) -> {
                 if (ex != null) {
                     logger.debug("Could not check the offer of lock '{}' to owner {}; the waiters' back-off covers "

@@ -8,6 +8,9 @@ import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.ReplicaAckPolicy;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.redis.RedisGateway;
+import dev.distlock.core.internal.scripts.MintArgs;
+import dev.distlock.core.internal.scripts.ReadAbandonArgs;
+import dev.distlock.core.internal.scripts.RenewArgs;
 import dev.distlock.core.internal.time.DurationFormat;
 import io.lettuce.core.ScriptOutputType;
 import org.slf4j.Logger;
@@ -36,14 +39,14 @@ public final class LockCommands {
                 completionExecutor);
     }
 
-    /** The fencing argument of the acquire scripts: counter retention in ms, or "0" when fencing is off. */
-    public String fencingArgument() {
-        return this.options.fencing() ? Long.toString(this.options.fencingCounterRetention().toMillis()) : "0";
+    /** The fencing argument of the scripts that mint: counter retention in ms, or 0 when fencing is off. */
+    public long fenceRetentionMillis() {
+        return this.options.fencing() ? this.options.fencingCounterRetention().toMillis() : 0;
     }
 
     /** How long a handoff stays offered to a waiter unless it confirms it, in ms (ARGV of the acquire scripts). */
-    String offerArgument() {
-        return Long.toString(this.options.handoffOffer().toMillis());
+    long offerMillis() {
+        return this.options.handoffOffer().toMillis();
     }
 
     /** The command the queued-lock scripts announce a handoff with ({@code publish}, or {@code spublish}). */
@@ -51,21 +54,23 @@ public final class LockCommands {
         return this.gateway.publishCommand();
     }
 
-    /** '1' when a publish's receiver count proves the waiter's client listens (so a silent waiter is skipped). */
-    String listenerCountArgument() {
-        return this.gateway.publishCountsListeners() ? "1" : "0";
+    /** Whether a publish's receiver count proves the waiter's client listens (so a silent waiter is skipped). */
+    boolean countsListeners() {
+        return this.gateway.publishCountsListeners();
     }
 
     /**
      * Runs the read lock's abandon script: tombstone for {@code owner}, then removes any read hold it got, handing the
-     * lock to a queued writer when that was the last. Reply {@code {removed, writer offered or '', offer ms}}.
+     * lock to a queued writer when that was the last. See {@link ReleaseReply}.
      */
-    CompletableFuture<List<Object>> abandonRead(ReadWriteKeys keys, String owner, long tombstoneMillis) {
+    CompletableFuture<ReleaseReply> abandonRead(ReadWriteKeys keys, String owner, long tombstoneMillis) {
         LockKeys names = keys.names();
-        return eval(LuaScript.ABANDON, ScriptOutputType.MULTI, new String[] { names.tombstoneKey(owner),
-                keys.readersKey(), keys.writeKey(), names.fenceKey(), keys.writerQueueKey() }, owner,
-                Long.toString(tombstoneMillis), names.channel(), fencingArgument(), publishCommand(),
-                listenerCountArgument());
+        CompletableFuture<List<Object>> reply = eval(LuaScript.READ_ABANDON, ScriptOutputType.MULTI,
+                new String[] { names.tombstoneKey(owner), keys.readersKey(), keys.writeKey(), names.fenceKey(),
+                        keys.writerQueueKey() },
+                new ReadAbandonArgs(owner, tombstoneMillis, names.channel(), fenceRetentionMillis(), publishCommand(),
+                        countsListeners()).argv());
+        return reply.thenApply(ReleaseReply::parse);
     }
 
     /** Looks after the handoff offers this client made (see {@link LapsedOffers}). */
@@ -124,7 +129,7 @@ public final class LockCommands {
         }
         CompletableFuture<RedisGateway.Acknowledged<Long>> reply = this.gateway.evalAcknowledged(LuaScript.RENEW,
                 ScriptOutputType.INTEGER, new String[] { key }, required, this.options.replicaAckTimeout().toMillis(),
-                owner, Long.toString(leaseMillis));
+                new RenewArgs(owner, leaseMillis).argv());
         return withTimeout(reply.thenApply((acknowledged) -> {
             boolean confirmed = acknowledged.reply() == 1L;
             if (confirmed) {
@@ -136,8 +141,8 @@ public final class LockCommands {
 
     /** Owner-checked extend ({@code leaseMillis > 0}) or check ({@code 0}) of a string lock key. */
     CompletableFuture<Boolean> renewOwnedKey(String key, String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = eval(LuaScript.RENEW, ScriptOutputType.INTEGER, new String[] { key }, owner,
-                Long.toString(leaseMillis));
+        CompletableFuture<Long> reply = eval(LuaScript.RENEW, ScriptOutputType.INTEGER, new String[] { key },
+                new RenewArgs(owner, leaseMillis).argv());
         return reply.thenApply((owned) -> owned == 1L);
     }
 
@@ -147,7 +152,7 @@ public final class LockCommands {
      */
     CompletableFuture<Long> mintToken(String key, String fenceKey, String owner) {
         CompletableFuture<List<Object>> reply = eval(LuaScript.MINT, ScriptOutputType.MULTI,
-                new String[] { key, fenceKey }, owner, fencingArgument());
+                new String[] { key, fenceKey }, new MintArgs(owner, fenceRetentionMillis()).argv());
         return reply.thenApply((values) -> (toLong(values.get(0)) == 1) ? toLong(values.get(1)) : -1L);
     }
 

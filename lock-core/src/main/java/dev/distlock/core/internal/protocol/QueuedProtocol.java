@@ -6,6 +6,11 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.scripts.AcquireArgs;
+import dev.distlock.core.internal.scripts.ReleaseArgs;
+import dev.distlock.core.internal.scripts.ReleaseMode;
+import dev.distlock.core.internal.scripts.TakeArgs;
+import dev.distlock.core.internal.scripts.WriteReleaseArgs;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
@@ -35,16 +40,20 @@ public class QueuedProtocol implements LockProtocol {
      * @param take the script that takes a free lock nobody queues for with the token left to the holder's request
      * (KEYS: lock, queue, tombstone), or null when this kind has none
      * @param release the release script (KEYS: lock, fence, queue, tombstone or unused, then {@code extraKeys};
-     * ARGV: mode, owner, fencing, publish command, listener counts, mode argument, then {@code extraReleaseArgs})
+     * ARGV: {@link ReleaseArgs}, or {@link WriteReleaseArgs} with {@code readersChannel})
      * @param extraKeys keys both scripts take after the first four
-     * @param extraReleaseArgs arguments the release script takes after the first six
+     * @param readersChannel the readers' broadcast channel the write lock's release script takes, or null
      */
     record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, @Nullable LuaScript take,
-            LuaScript release, List<String> extraKeys, List<String> extraReleaseArgs) {
+            LuaScript release, List<String> extraKeys, @Nullable String readersChannel) {
 
         static Layout of(LockKeys names) {
             return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.TAKE,
-                    LuaScript.RELEASE, List.of(), List.of());
+                    LuaScript.RELEASE, List.of(), null);
+        }
+
+        String[] releaseArgv(ReleaseArgs args) {
+            return (this.readersChannel == null) ? args.argv() : new WriteReleaseArgs(args, this.readersChannel).argv();
         }
     }
 
@@ -118,8 +127,8 @@ public class QueuedProtocol implements LockProtocol {
         }
         long sentAt = System.nanoTime();
         CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(take, lockName(),
-                new String[] { this.layout.lockKey(), this.queueKey, this.keys.tombstoneKey(owner) }, owner,
-                Long.toString(leaseMillis));
+                new String[] { this.layout.lockKey(), this.queueKey, this.keys.tombstoneKey(owner) },
+                new TakeArgs(owner, leaseMillis).argv());
         return reply.thenCompose((values) -> (values.size() == 2)
                 // Free, but waiters queue: the full script offers it to the first live one (or to this caller).
                 ? fullAttempt(owner, leaseMillis, 0, "")
@@ -128,11 +137,11 @@ public class QueuedProtocol implements LockProtocol {
 
     private CompletableFuture<QueueReply> fullAttempt(String owner, long leaseMillis, long waitMillis, String entry) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(this.layout.acquire(), lockName(),
+        LockCommands commands = this.engine.commands();
+        CompletableFuture<List<Object>> reply = commands.evalAcquire(this.layout.acquire(), lockName(),
                 keys(this.keys.tombstoneKey(owner)),
-                owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), Long.toString(waitMillis),
-                this.wakeChannel, this.engine.commands().publishCommand(),
-                this.engine.commands().listenerCountArgument(), entry, this.engine.commands().offerArgument());
+                new AcquireArgs(owner, leaseMillis, commands.fenceRetentionMillis(), waitMillis, this.wakeChannel,
+                        commands.publishCommand(), commands.countsListeners(), entry, commands.offerMillis()).argv());
         return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
     }
 
@@ -154,35 +163,35 @@ public class QueuedProtocol implements LockProtocol {
         return this.engine.commands().confirmOffer(lockName(), this.layout.lockKey(), owner, leaseMillis);
     }
 
-    /** Offers the lock to the next live waiter if nobody holds it (an offer lapsed); reply as the release script's. */
-    CompletableFuture<List<Object>> passOn() {
-        return script("pass", "", this.keys.unusedKey(), "");
+    /** Offers the lock to the next live waiter if nobody holds it (an offer lapsed). */
+    CompletableFuture<ReleaseReply> passOn() {
+        return script(ReleaseMode.PASS, "", this.keys.unusedKey(), "").thenApply(ReleaseReply::parse);
     }
 
-    /** Looks after an offer a release script reported ({@code {status, next, offer, ...}}): see LapsedOffers. */
-    void watchOffer(List<Object> reply) {
-        this.engine.commands().lapsedOffers().watch(this.engine, lockName(), this.layout.lockKey(), String.valueOf(reply.get(1)),
-                LockCommands.toLong(reply.get(2)), this::passOn);
+    /** Looks after an offer a release script reported: see LapsedOffers. */
+    void watchOffer(ReleaseReply reply) {
+        this.engine.commands().lapsedOffers().watch(this.engine, lockName(), this.layout.lockKey(),
+                reply.offeredTo(), reply.offerMillis(), this::passOn);
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        return run("release", owner, this.keys.unusedKey(), "");
+        return run(ReleaseMode.RELEASE, owner, this.keys.unusedKey(), "");
     }
 
     /** A waiter gives up: removes its entry, and releases the lock if it was handed over meanwhile. */
     public CompletableFuture<Boolean> leave(String owner, String entry) {
-        return run("leave", owner, this.keys.unusedKey(), entry);
+        return run(ReleaseMode.LEAVE, owner, this.keys.unusedKey(), entry);
     }
 
     @Override
     public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
-        return run("abandon", owner, this.keys.tombstoneKey(owner), Long.toString(tombstoneMillis));
+        return run(ReleaseMode.ABANDON, owner, this.keys.tombstoneKey(owner), Long.toString(tombstoneMillis));
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return run("force", "", this.keys.unusedKey(), "");
+        return run(ReleaseMode.FORCE, "", this.keys.unusedKey(), "");
     }
 
     @Override
@@ -195,23 +204,21 @@ public class QueuedProtocol implements LockProtocol {
         // Queued acquisitions leave with their entry (see QueuedAcquisition); nothing is queued under a bare owner.
     }
 
-    private CompletableFuture<Boolean> run(String mode, String owner, String fourthKey, String extra) {
-        return script(mode, owner, fourthKey, extra).thenApply((values) -> {
-            if (values.size() == 1) {
-                // A plain release's own reply: released or not, nobody offered the lock.
-                return LockCommands.toLong(values.get(0)) == 1L;
-            }
-            watchOffer(values);
-            return LockCommands.toLong(values.get(0)) == 1L;
+    private CompletableFuture<Boolean> run(ReleaseMode mode, String owner, String fourthKey, String modeArgument) {
+        return script(mode, owner, fourthKey, modeArgument).thenApply((values) -> {
+            ReleaseReply reply = ReleaseReply.parse(values);
+            watchOffer(reply);
+            return reply.removed();
         });
     }
 
-    private CompletableFuture<List<Object>> script(String mode, String owner, String fourthKey, String extra) {
-        List<String> args = new ArrayList<>(List.of(mode, owner, this.engine.commands().fencingArgument(),
-                this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument(), extra));
-        args.addAll(this.layout.extraReleaseArgs());
-        return this.engine.commands().eval(this.layout.release(), ScriptOutputType.MULTI, keys(fourthKey),
-                args.toArray(String[]::new));
+    private CompletableFuture<List<Object>> script(ReleaseMode mode, String owner, String fourthKey,
+            String modeArgument) {
+        LockCommands commands = this.engine.commands();
+        ReleaseArgs args = new ReleaseArgs(mode, owner, commands.fenceRetentionMillis(), commands.publishCommand(),
+                commands.countsListeners(), modeArgument);
+        return commands.eval(this.layout.release(), ScriptOutputType.MULTI, keys(fourthKey),
+                this.layout.releaseArgv(args));
     }
 
     private String[] keys(String fourthKey) {

@@ -6,6 +6,9 @@ import java.util.concurrent.CompletableFuture;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.scripts.ReadAcquireArgs;
+import dev.distlock.core.internal.scripts.ReadReleaseArgs;
+import dev.distlock.core.internal.scripts.RenewArgs;
 import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
@@ -63,11 +66,12 @@ final class ReadProtocol implements LockProtocol {
     public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
             boolean willWait) {
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
+        LockCommands commands = this.engine.commands();
+        CompletableFuture<List<Object>> reply = commands.evalAcquire(LuaScript.READ_ACQUIRE, lockName(),
                 new String[] { this.keys.writeKey(), this.keys.readersKey(), this.keys.writerQueueKey(),
                         this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
-                owner, Long.toString(leaseMillis), this.engine.commands().fencingArgument(), context,
-                this.engine.commands().publishCommand(), this.engine.commands().listenerCountArgument());
+                new ReadAcquireArgs(owner, leaseMillis, commands.fenceRetentionMillis(), context,
+                        commands.publishCommand(), commands.countsListeners()).argv());
         return reply.thenApply((values) -> {
             AttemptResult result = LockCommands.attemptResult(values, owner, sentAt);
             Grant grant = result.grant();
@@ -79,23 +83,24 @@ final class ReadProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
-                new String[] { this.keys.readersKey() }, owner, Long.toString(leaseMillis));
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.RENEW_MEMBER, ScriptOutputType.INTEGER,
+                new String[] { this.keys.readersKey() }, new RenewArgs(owner, leaseMillis).argv());
         return reply.thenApply((owned) -> owned == 1L);
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        CompletableFuture<List<Object>> reply = this.engine.commands().eval(LuaScript.READ_RELEASE,
-                ScriptOutputType.MULTI,
+        LockCommands commands = this.engine.commands();
+        CompletableFuture<List<Object>> reply = commands.eval(LuaScript.READ_RELEASE, ScriptOutputType.MULTI,
                 new String[] { this.keys.readersKey(), this.keys.writeKey(), this.keys.names().fenceKey(),
                         this.keys.writerQueueKey() },
-                owner, channel(), this.engine.commands().fencingArgument(), this.engine.commands().publishCommand(),
-                this.engine.commands().listenerCountArgument());
+                new ReadReleaseArgs(owner, channel(), commands.fenceRetentionMillis(), commands.publishCommand(),
+                        commands.countsListeners()).argv());
         return reply.thenApply((values) -> {
-            this.writers.watchOffer(values);
+            ReleaseReply released = ReleaseReply.parse(values);
+            this.writers.watchOffer(released);
             this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
-            return LockCommands.toLong(values.get(0)) == 1L;
+            return released.removed();
         });
     }
 
@@ -111,9 +116,9 @@ final class ReadProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<?> abandon(String owner, long tombstoneMillis) {
-        return this.engine.commands().abandonRead(this.keys, owner, tombstoneMillis).thenApply((values) -> {
-            this.writers.watchOffer(values);
-            return values;
+        return this.engine.commands().abandonRead(this.keys, owner, tombstoneMillis).thenApply((reply) -> {
+            this.writers.watchOffer(reply);
+            return reply;
         });
     }
 

@@ -4,6 +4,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.scripts.RenewArgs;
+import dev.distlock.core.internal.scripts.SemaphoreAcquireArgs;
+import dev.distlock.core.internal.scripts.SemaphoreLeaveArgs;
+import dev.distlock.core.internal.scripts.SemaphoreReleaseArgs;
+import dev.distlock.core.internal.scripts.SemaphoreSetPermitsArgs;
 import io.lettuce.core.ScriptOutputType;
 
 /**
@@ -72,8 +77,8 @@ public final class SemaphoreProtocol implements LockProtocol {
                 lockName(), new String[] { this.keys.permitsKey(), this.keys.countKey(), this.keys.waitersKey(),
                         this.keys.waiterDeadlinesKey(), this.keys.names().fenceKey(),
                         this.keys.names().tombstoneKey(owner) },
-                owner, Long.toString(leaseMillis), this.commands.fencingArgument(),
-                Integer.toString(this.declaredPermits), willWait ? Long.toString(this.waiterKeepAliveMillis) : "0");
+                new SemaphoreAcquireArgs(owner, leaseMillis, this.commands.fenceRetentionMillis(), this.declaredPermits,
+                        willWait ? this.waiterKeepAliveMillis : 0).argv());
         return reply.thenApply((values) -> {
             AttemptResult result = LockCommands.attemptResult(values, owner, sentAt);
             Grant grant = result.grant();
@@ -85,16 +90,16 @@ public final class SemaphoreProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.commands.eval(LuaScript.READ_RENEW, ScriptOutputType.INTEGER,
-                new String[] { this.keys.permitsKey() }, owner, Long.toString(leaseMillis));
+        CompletableFuture<Long> reply = this.commands.eval(LuaScript.RENEW_MEMBER, ScriptOutputType.INTEGER,
+                new String[] { this.keys.permitsKey() }, new RenewArgs(owner, leaseMillis).argv());
         return reply.thenApply((owned) -> owned == 1L);
     }
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
         CompletableFuture<Long> reply = this.commands.eval(LuaScript.SEMAPHORE_RELEASE,
-                ScriptOutputType.INTEGER, new String[] { this.keys.permitsKey() }, owner, channel(),
-                this.commands.publishCommand());
+                ScriptOutputType.INTEGER, new String[] { this.keys.permitsKey() },
+                new SemaphoreReleaseArgs(owner, channel(), this.commands.publishCommand()).argv());
         return reply.thenApply((removed) -> {
             this.wakeLocalWaiters.run();
             return removed == 1L;
@@ -115,7 +120,7 @@ public final class SemaphoreProtocol implements LockProtocol {
         return this.commands.eval(LuaScript.SEMAPHORE_LEAVE, ScriptOutputType.INTEGER,
                 new String[] { this.keys.permitsKey(), this.keys.waitersKey(), this.keys.waiterDeadlinesKey(),
                         this.keys.names().tombstoneKey(owner) },
-                owner, Long.toString(tombstoneMillis), channel(), this.commands.publishCommand());
+                new SemaphoreLeaveArgs(owner, tombstoneMillis, channel(), this.commands.publishCommand()).argv());
     }
 
     /** Whether any permit is held now. */
@@ -135,8 +140,8 @@ public final class SemaphoreProtocol implements LockProtocol {
     /** Sets the permit count; the reply is the previous count (0 when none was stored). */
     public CompletableFuture<Long> setPermits(int permits) {
         return this.commands.eval(LuaScript.SEMAPHORE_SET_PERMITS, ScriptOutputType.INTEGER,
-                new String[] { this.keys.countKey() }, Integer.toString(permits), channel(),
-                this.commands.publishCommand());
+                new String[] { this.keys.countKey() },
+                new SemaphoreSetPermitsArgs(permits, channel(), this.commands.publishCommand()).argv());
     }
 
     /** The reply of {@code semaphore-inspect.lua}: {count, {permit, remaining ms, ...}, {waiter, ...}}. */

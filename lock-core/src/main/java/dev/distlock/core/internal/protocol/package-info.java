@@ -5,9 +5,10 @@
  * {@code SemaphoreProtocol} for one permit of a semaphore), the owner tokens ({@code OwnerTokens}), the keys of a
  * lock under one hash tag ({@code LockKeys}, {@code ReadWriteKeys}, {@code SemaphoreKeys}), the script calls with the
  * operation timeout and replica acknowledgement ({@code LockCommands}, {@code OperationTimeouts}), the parsed answers
- * ({@code Grant}, {@code AttemptResult}, {@code QueueReply}), the releasing client's watch over a handoff offer that
- * may lapse ({@code LapsedOffers}) and the operator's one-step force release ({@code ForceRelease}). The scripts
- * themselves are in {@code dev/distlock/core/scripts}. Not API; may change in any release.
+ * ({@code Grant}, {@code AttemptResult}, {@code QueueReply}, {@code ReleaseReply}), the releasing client's watch over
+ * a handoff offer that may lapse ({@code LapsedOffers}) and the operator's one-step force release
+ * ({@code ForceRelease}). The scripts' arguments are records of {@code internal.scripts}; the scripts themselves are
+ * in {@code dev/distlock/core/scripts}. Not API; may change in any release.
  */
 @NullMarked
 package dev.distlock.core.internal.protocol;

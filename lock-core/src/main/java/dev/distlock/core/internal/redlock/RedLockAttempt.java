@@ -11,6 +11,8 @@ import dev.distlock.core.internal.protocol.AttemptResult;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.scripts.RedLockAcquireArgs;
+import dev.distlock.core.internal.scripts.RedLockFenceArgs;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
@@ -88,7 +90,7 @@ final class RedLockAttempt {
         this.acquisition = acquisition;
         this.leaseMillis = leaseMillis;
         this.willWait = willWait;
-        this.fencing = !"0".equals(nodes.engine().commands().fencingArgument());
+        this.fencing = nodes.engine().commands().fenceRetentionMillis() > 0;
     }
 
     CompletableFuture<AttemptResult> run() {
@@ -97,9 +99,8 @@ final class RedLockAttempt {
         List<CompletableFuture<NodeReply>> replies = this.nodes.callAll(LuaScript.REDLOCK_ACQUIRE,
                 ScriptOutputType.MULTI, new String[] { keys.lock(), keys.fence(), keys.waiters(),
                     keys.tombstone(this.acquisition), keys.tombstone(this.owner) },
-                NodeReply::parse, NodeReply.NO_ANSWER, this.owner, Long.toString(this.leaseMillis),
-                this.fencing ? "1" : "0", this.acquisition,
-                this.willWait ? Long.toString(this.protocol.waiterEntryMillis()) : "0");
+                NodeReply::parse, NodeReply.NO_ANSWER, new RedLockAcquireArgs(this.owner, this.leaseMillis,
+                        this.fencing, this.acquisition, this.willWait ? this.protocol.waiterEntryMillis() : 0).argv());
         return RedLockNodes.gather(replies, this::decided).thenCompose((snapshot) -> {
             if (count(snapshot, Status.GRANTED) < this.nodes.quorum()) {
                 giveUp(replies);
@@ -148,7 +149,8 @@ final class RedLockAttempt {
         RedLockProtocol.Keys keys = this.protocol.redKeys();
         List<CompletableFuture<FenceReply>> replies = this.nodes.callAll(LuaScript.REDLOCK_FENCE,
                 ScriptOutputType.MULTI, new String[] { keys.fence(), keys.waiters() }, FenceReply::parse,
-                FenceReply.NO_ANSWER, Long.toString(token), this.protocol.fenceRetentionMillis(), this.acquisition);
+                FenceReply.NO_ANSWER,
+                new RedLockFenceArgs(token, this.protocol.fenceRetentionMillis(), this.acquisition).argv());
         int quorum = this.nodes.quorum();
         int tolerated = this.nodes.size() - quorum;
         return RedLockNodes.gather(replies, (snapshot) -> {

@@ -11,6 +11,11 @@ import dev.distlock.core.internal.protocol.AttemptResult;
 import dev.distlock.core.internal.protocol.LockKeys;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.redis.LuaScript;
+import dev.distlock.core.internal.scripts.RedLockAbandonArgs;
+import dev.distlock.core.internal.scripts.RedLockFenceArgs;
+import dev.distlock.core.internal.scripts.RedLockForceReleaseArgs;
+import dev.distlock.core.internal.scripts.RedLockReleaseArgs;
+import dev.distlock.core.internal.scripts.RenewArgs;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
@@ -109,8 +114,8 @@ final class RedLockProtocol implements LockProtocol {
             .timeoutNanos());
     }
 
-    String fenceRetentionMillis() {
-        return Long.toString(this.engine.options().fencingCounterRetention().toMillis());
+    long fenceRetentionMillis() {
+        return this.engine.options().fencingCounterRetention().toMillis();
     }
 
     @Override
@@ -123,7 +128,8 @@ final class RedLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
         List<CompletableFuture<Long>> replies = this.nodes.callAll(LuaScript.RENEW, ScriptOutputType.INTEGER,
-                new String[] { this.keys.lock() }, (Long value) -> value, -1L, owner, Long.toString(leaseMillis));
+                new String[] { this.keys.lock() }, (Long value) -> value, -1L,
+                new RenewArgs(owner, leaseMillis).argv());
         int quorum = this.nodes.quorum();
         int tolerated = this.nodes.size() - quorum;
         return RedLockNodes.gather(replies, (snapshot) -> count(snapshot, 1L) >= quorum
@@ -145,7 +151,7 @@ final class RedLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> release(String owner) {
         List<CompletableFuture<Long>> replies = this.nodes.callAll(LuaScript.REDLOCK_RELEASE,
                 ScriptOutputType.INTEGER, new String[] { this.keys.lock(), this.keys.waiters() }, (Long value) -> value,
-                -1L, owner, this.channel, "1");
+                -1L, new RedLockReleaseArgs(owner, this.channel, true).argv());
         int quorum = this.nodes.quorum();
         return RedLockNodes.gather(replies, (snapshot) -> releaseOutcome(snapshot, quorum) != null)
             .thenCompose((snapshot) -> {
@@ -179,23 +185,24 @@ final class RedLockProtocol implements LockProtocol {
     /** Owner-checked release on one node, for the clean-up of an attempt; {@code publish} wakes waiters. */
     void releaseOnNode(int node, String owner, boolean publish) {
         CompletableFuture<Long> reply = this.nodes.call(node, LuaScript.REDLOCK_RELEASE, ScriptOutputType.INTEGER,
-                new String[] { this.keys.lock(), this.keys.waiters() }, owner, this.channel, publish ? "1" : "0");
+                new String[] { this.keys.lock(), this.keys.waiters() },
+                new RedLockReleaseArgs(owner, this.channel, publish).argv());
         this.engine.cleanup().quietly(lockName(), owner, reply);
     }
 
     /** Tombstone for {@code owner} on one node, plus the owner-checked delete of its grant there. */
     CompletableFuture<Long> abandonOnNode(int node, String owner, String acquisition, long tombstoneMillis) {
         return this.nodes.call(node, LuaScript.REDLOCK_ABANDON, ScriptOutputType.INTEGER,
-                new String[] { this.keys.tombstone(owner), this.keys.lock(), this.keys.waiters() }, owner,
-                Long.toString(Math.max(tombstoneMillis, 1)), acquisition);
+                new String[] { this.keys.tombstone(owner), this.keys.lock(), this.keys.waiters() },
+                new RedLockAbandonArgs(owner, Math.max(tombstoneMillis, 1), acquisition).argv());
     }
 
     /** Takes an acquisition off the waiters set of every node; failures only logged (entries have deadlines). */
     void leaveWaiters(String acquisition) {
         for (int node = 0; node < this.nodes.size(); node++) {
             CompletableFuture<Object> reply = this.nodes.call(node, LuaScript.REDLOCK_FENCE, ScriptOutputType.MULTI,
-                    new String[] { this.keys.fence(), this.keys.waiters() }, "0", fenceRetentionMillis(),
-                    acquisition);
+                    new String[] { this.keys.fence(), this.keys.waiters() },
+                    new RedLockFenceArgs(0, fenceRetentionMillis(), acquisition).argv());
             this.engine.cleanup().quietly(lockName(), acquisition, reply);
         }
     }
@@ -232,7 +239,7 @@ final class RedLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> forceRelease() {
         List<CompletableFuture<Long>> replies = this.nodes.callAll(LuaScript.REDLOCK_FORCE_RELEASE,
                 ScriptOutputType.INTEGER, new String[] { this.keys.lock(), this.keys.waiters() }, (Long value) -> value,
-                0L, this.channel);
+                0L, new RedLockForceReleaseArgs(this.channel).argv());
         return RedLockNodes.gather(replies, (snapshot) -> false)
             .thenApply((snapshot) -> count(snapshot, 1L) > 0);
     }

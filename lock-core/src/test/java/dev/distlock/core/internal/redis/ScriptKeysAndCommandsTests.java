@@ -36,7 +36,8 @@ class ScriptKeysAndCommandsTests {
     private static final Set<String> NO_KEYS = Set.of("time", "publish", "spublish");
 
     /** Names the scripts bind to KEYS only (checked by {@link #namesUsedAsKeysAreBoundToKeysOnly}). */
-    private static final Set<String> KEY_NAMES = Set.of("Q.lock", "Q.fence", "Q.queue", "fence", "lock", "queue");
+    private static final Set<String> KEY_NAMES = Set.of("Q.lock", "Q.fence", "Q.queue", "Q.tombstone", "fence", "lock",
+            "queue");
 
     @Test
     void everyCommandNameIsALiteralAndEveryKeyIsDeclared() {
@@ -70,7 +71,7 @@ class ScriptKeysAndCommandsTests {
     @Test
     void namesUsedAsKeysAreBoundToKeysOnly() {
         List<String> problems = new ArrayList<>();
-        Pattern qAssignment = Pattern.compile("^\\s*(Q\\.[a-z]+(?:\\s*,\\s*Q\\.[a-z]+)*)\\s*=\\s*(.*)$",
+        Pattern qAssignment = Pattern.compile("^\\s*(Q\\.[a-z_]+(?:\\s*,\\s*Q\\.[a-z_]+)*)\\s*=\\s*(.*)$",
                 Pattern.MULTILINE);
         for (LuaScript script : LuaScript.ALL) {
             Matcher assignment = qAssignment.matcher(script.body());

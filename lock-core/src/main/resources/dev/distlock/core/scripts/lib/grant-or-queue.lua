@@ -1,0 +1,61 @@
+-- Shared by acquire.lua and write-acquire.lua (spliced in after lib/queue.lua). Reads its inputs from Q, which the
+-- including script sets from its KEYS and ARGV: besides lib/queue.lua's fields, Q.owner (the caller's owner token),
+-- Q.lease (its lease in ms), Q.wait (how long it will wait in ms, '0' for a single attempt), Q.wake (its wake
+-- channel), Q.entry (its queue entry from an earlier reply, or '') and Q.offer_ttl (how long an offer to it lasts
+-- unless it confirms it, in ms).
+-- Whether a stored hold (the lock key's value) is the caller's.
+local function is_callers(value)
+    return value ~= nil and value ~= false and string.sub(value, 1, #Q.owner + 1) == Q.owner .. '|'
+end
+-- The caller holds the lock already: handed over while the announcement was lost (an offer), or a replayed attempt.
+-- This check confirms it: the key gets the caller's full lease, counted from this check, and its own token.
+local function granted_earlier(value)
+    local _, token = split_hold(value)
+    redis.call('pexpire', Q.lock, Q.lease)
+    return {1, token, tonumber(Q.lease)}
+end
+-- The lock is free: it goes to the first live waiter, or to the caller when nobody live is ahead of it (no barging).
+-- Returns the caller's grant, or nil and the waiter it was offered to.
+local function take_free()
+    local next = hand_over(Q.owner)
+    if next == '' or next == Q.owner then
+        local token = mint(Q.fence, Q.retention)
+        redis.call('set', Q.lock, hold_of(Q.owner, token), 'px', Q.lease)
+        return {1, token, tonumber(Q.lease)}, nil
+    end
+    return nil, next
+end
+-- Refused: a single attempt only reports; a check reports the caller's place and never queues (if the entry is gone,
+-- skipped, the caller queues again with a fresh attempt, which it sends only while still waiting, so a late check can
+-- never leave an entry behind for a finished acquisition); a fresh attempt queues the caller. 'holder' is the stored
+-- hold in the way ('' when readers hold the lock); the reply names its owner.
+local function refuse(pttl, holder)
+    local holder_owner = ''
+    if holder ~= '' then
+        holder_owner = split_hold(holder)
+    end
+    if Q.wait == '0' then
+        return {0, pttl, '', -1, '0', holder_owner}
+    end
+    local now_ms, now_us = clock()
+    local now_str = string.format('%.0f', now_us)
+    if Q.entry ~= '' then
+        local position = redis.call('lpos', Q.queue, Q.entry)
+        if position then
+            return {0, pttl, Q.entry, position, now_str, holder_owner}
+        end
+        return {0, pttl, '', -1, now_str, holder_owner}
+    end
+    local wait = tonumber(Q.wait)
+    local offer = math.min(tonumber(Q.lease), tonumber(Q.offer_ttl))
+    local entry = Q.owner .. '|' .. string.format('%.0f', offer) .. '|' .. string.format('%.0f', now_ms + wait) .. '|'
+        .. Q.wake
+    local length = redis.call('rpush', Q.queue, entry)
+    -- The queue disappears by itself once the last waiter's deadline has passed.
+    if length == 1 then
+        redis.call('pexpire', Q.queue, wait + 1000)
+    else
+        redis.call('pexpire', Q.queue, wait + 1000, 'gt')
+    end
+    return {0, pttl, entry, length - 1, now_str, holder_owner}
+end

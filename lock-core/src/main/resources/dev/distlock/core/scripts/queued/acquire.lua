@@ -1,0 +1,58 @@
+-- Acquire a queued lock (reentrant and fair locks, multi-lock members) for a new owner, or check on a queued waiter.
+-- Waiters queue in arrival order and a release offers the lock straight to the first live one (release.lua), so an
+-- acquire never takes the lock ahead of a live waiter (no barging); a free lock with waiters (the holder's lease or an
+-- offer ran out) is offered here first.
+-- KEYS[1] lock key      (string: the hold 'owner|fencing token', with PX expiry)
+-- KEYS[2] fence key     (string: last fencing token issued for this lock name)
+-- KEYS[3] queue key     (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
+-- ARGV[1] owner: owner token
+-- ARGV[2] leaseMillis: lease in ms (> 0)
+-- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off (token 0, no fence key
+--         written)
+-- ARGV[4] waitMillis: how long the caller will wait in ms; '0' for a single attempt that never queues
+-- ARGV[5] wakeChannel: the caller's wake channel (its client is subscribed there while it waits)
+-- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
+-- ARGV[7] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
+-- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
+-- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
+-- confirmed by this call), or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in
+-- us, holder owner or ''}.
+--@include fence
+-- One EXISTS tells both: the tombstone counts twice, the queue once.
+local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
+if found >= 2 then
+    return {0, -1, '', -1, '0', ''}
+end
+local holder
+if found == 0 then
+    -- Nobody queued, the uncontended case: taken here if free, before the queue functions below are defined
+    -- (defining them costs Redis about as much CPU as this path's commands). A refused caller wastes a token.
+    local token = mint(KEYS[2], ARGV[3])
+    -- The hold 'owner|token' (lib/hold.lua), written out here: that library is defined only after this path.
+    holder = redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'nx', 'px', ARGV[2], 'get')
+    if not holder then
+        return {1, token, tonumber(ARGV[2])}
+    end
+else
+    holder = redis.call('get', KEYS[1])
+end
+--@include hold
+--@include queue
+--@include grant-or-queue
+Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
+Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
+Q.owner, Q.lease, Q.wait, Q.wake, Q.entry, Q.offer_ttl = ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[8], ARGV[9]
+
+if is_callers(holder) then
+    return granted_earlier(holder)
+end
+if not holder then
+    local granted, next = take_free()
+    if granted then
+        return granted
+    end
+    return refuse(redis.call('pttl', KEYS[1]), redis.call('get', KEYS[1]) or next)
+end
+return refuse(redis.call('pttl', KEYS[1]), holder)
