@@ -94,6 +94,23 @@ class CheckLoopTests {
         result.cancel(false);
     }
 
+    @Test
+    void aRefusedWaiterSleepsQueuedAndIsDoneWithTheHandoff() throws Exception {
+        LockEngine holder = engine(redis.uri());
+        LockEngine waiter = engine(redis.uri());
+        QueuedProtocol held = new QueuedProtocol(holder, holder.keys("phases"));
+        Grant grant = new QueuedAcquisition(holder, held, 60_000, Duration.ZERO).start().get(5, TimeUnit.SECONDS);
+        QueuedAcquisition waiting = new QueuedAcquisition(waiter, new QueuedProtocol(waiter, waiter.keys("phases")),
+                60_000, Duration.ofSeconds(60));
+        CompletableFuture<Grant> result = waiting.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiting.phase() == QueuedPhase.QUEUED);
+
+        assertThat(held.release(grant.owner()).get(5, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(result.get(10, TimeUnit.SECONDS).owner()).isNotEqualTo(grant.owner());
+        assertThat(waiting.phase()).isEqualTo(QueuedPhase.DONE);
+    }
+
     private LockEngine engine(String uri) {
         RedisClient client = RedisClient.create(RedisURI.create(uri));
         this.resources.push(client::shutdown);
