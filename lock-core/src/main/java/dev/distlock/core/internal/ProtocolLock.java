@@ -18,16 +18,18 @@ import dev.distlock.core.internal.hold.DefaultLockLease;
 import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.hold.HoldRelease;
 import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.protocol.RacingProtocol;
 import dev.distlock.core.internal.time.Durations;
-import dev.distlock.core.internal.waiting.AcquireOperation;
-import dev.distlock.core.internal.waiting.QueuedAcquisition;
+import dev.distlock.core.internal.waiting.Acquirer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link RedisLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
- * lease handles, watchdog registration and release are the same for every lock kind.
+ * lease handles, watchdog registration and release are the same for every lock kind; how a waiter waits is its
+ * family's {@link Acquirer}.
  */
 public final class ProtocolLock implements RedisLock {
 
@@ -39,9 +41,22 @@ public final class ProtocolLock implements RedisLock {
 
     private final BlockingReplies replies;
 
-    public ProtocolLock(LockEngine engine, LockProtocol protocol) {
+    private final Acquirer acquirer;
+
+    /** A lock of the queued family: waiters queue in Redis and are handed the lock. */
+    public ProtocolLock(LockEngine engine, HandoffProtocol protocol) {
+        this(engine, protocol, Acquirer.queued(engine.waiting(), protocol));
+    }
+
+    /** A lock of the racing family: waiters are woken and attempt again. */
+    public ProtocolLock(LockEngine engine, RacingProtocol protocol) {
+        this(engine, protocol, Acquirer.racing(engine.waiting(), protocol));
+    }
+
+    private ProtocolLock(LockEngine engine, LockProtocol protocol, Acquirer acquirer) {
         this.engine = engine;
         this.protocol = protocol;
+        this.acquirer = acquirer;
         this.release = new HoldRelease(engine, protocol);
         this.replies = new BlockingReplies(protocol.lockName(), engine.options().operationTimeout());
     }
@@ -112,11 +127,11 @@ public final class ProtocolLock implements RedisLock {
             }
             // Its last lease was closed by another thread during the round trip: acquire afresh.
         }
-        String context = this.protocol.prepare(thread);
+        String context = this.protocol.prepare(this.engine.threadHolds(), thread);
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name() + "'");
         }
-        CompletableFuture<Grant> result = startAcquisition(leaseMillis, context, waitTime, true);
+        CompletableFuture<Grant> result = this.acquirer.start(leaseMillis, context, waitTime, true);
         Grant grant;
         try {
             grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
@@ -143,14 +158,6 @@ public final class ProtocolLock implements RedisLock {
         this.engine.watchdog().watch(hold);
         followConfirmation(hold, grant);
         return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
-    }
-
-    private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime,
-            boolean tokenOnDemand) {
-        if (this.protocol instanceof QueuedProtocol queued) {
-            return new QueuedAcquisition(this.engine, queued, leaseMillis, waitTime, tokenOnDemand).start();
-        }
-        return new AcquireOperation(this.engine, this.protocol, leaseMillis, context, waitTime).start();
     }
 
     /**
@@ -267,7 +274,7 @@ public final class ProtocolLock implements RedisLock {
         long leaseMillis = leaseMillis(leaseTime);
         this.engine.checkOpen(name());
         // Minted with the grant: an asynchronous caller must not block when it asks for the token.
-        CompletableFuture<Grant> result = startAcquisition(leaseMillis, "", waitTime, false);
+        CompletableFuture<Grant> result = this.acquirer.start(leaseMillis, "", waitTime, false);
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         // Whoever completes the returned future first decides: the lock with a lease or a failure, or the caller by
         // cancel, orTimeout, completeOnTimeout, complete or completeExceptionally. A completion that is not the

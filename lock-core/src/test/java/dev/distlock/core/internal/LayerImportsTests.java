@@ -36,12 +36,7 @@ class LayerImportsTests {
             // LockEngine is the per-client context (commands, rooms, watchdog, thread holds) handed down to every
             // layer; splitting it per layer is what is left of this layering.
             INTERNAL + ".LockEngine", Set.of("ReadProtocol", "WriteProtocol", "ReadWriteProtocols", "ForceRelease",
-                    "QueuedProtocol", "LapsedOffers", "QueuedAcquisition", "AcquireFailures", "AcquireOperation",
-                    "HoldRelease", "RedLockNodes", "RedLockProtocol", "RedLocks"),
-            // prepare() reads the thread's other holds (read-to-write upgrade check, read under own write).
-            INTERNAL + ".hold.Hold", Set.of("ReadProtocol", "WriteProtocol"),
-            // A release wakes this client's local waiters at once rather than when the broadcast arrives.
-            INTERNAL + ".waiting.WaitRoom", Set.of("ReadProtocol", "ForceRelease"));
+                    "QueuedProtocol", "LapsedOffers", "HoldRelease", "RedLockNodes", "RedLockProtocol", "RedLocks"));
 
     private static final Pattern PACKAGE = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE);
 

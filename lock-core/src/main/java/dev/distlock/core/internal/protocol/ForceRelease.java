@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
-import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
 /**
@@ -59,7 +58,7 @@ public final class ForceRelease {
                 WriteProtocol writers = new WriteProtocol(engine, rw);
                 LapsedOffers.watch(engine, keys.name(), rw.writeKey(), outcome.offeredTo(), offerMillis,
                         writers::passOn);
-                engine.waitRooms().wakeUp(keys.channel(), WaitRoom.EVERYONE);
+                engine.localWakeUps().wakeEveryone(keys.channel());
             }
             return outcome;
         });

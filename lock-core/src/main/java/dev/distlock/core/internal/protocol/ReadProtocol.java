@@ -4,16 +4,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.redis.LuaScript;
-import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
 /**
  * The read side of a read/write lock: shared, each read hold with its own lease in a sorted set, refused while a
  * writer holds the lock or waits for it. The thread that holds the write lock may take read holds (downgrade).
  */
-final class ReadProtocol implements LockProtocol {
+final class ReadProtocol implements RacingProtocol {
 
     private final LockEngine engine;
 
@@ -54,9 +52,9 @@ final class ReadProtocol implements LockProtocol {
     }
 
     @Override
-    public String prepare(Thread thread) {
-        Hold writeHold = this.engine.threadHolds().current(this.keys.writeHoldKey(), thread);
-        return (writeHold != null && writeHold.isValid()) ? writeHold.owner() : "";
+    public String prepare(ThreadHoldsView holds, Thread thread) {
+        String writeOwner = holds.validOwner(this.keys.writeHoldKey(), thread);
+        return (writeOwner != null) ? writeOwner : "";
     }
 
     @Override
@@ -94,7 +92,7 @@ final class ReadProtocol implements LockProtocol {
                 this.engine.commands().listenerCountArgument());
         return reply.thenApply((values) -> {
             this.writers.watchOffer(values);
-            this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
+            this.engine.localWakeUps().wakeEveryone(channel());
             return LockCommands.toLong(values.get(0)) == 1L;
         });
     }

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockClientOptions;
 import dev.distlock.core.internal.protocol.Grant;
-import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,13 +22,13 @@ final class OfferConfirmation {
 
     private final LockClientOptions options;
 
-    private final QueuedProtocol protocol;
+    private final HandoffProtocol protocol;
 
     private final AcquisitionRequest request;
 
     private final QueuedOutcome outcome;
 
-    OfferConfirmation(LockClientOptions options, QueuedProtocol protocol, AcquisitionRequest request,
+    OfferConfirmation(LockClientOptions options, HandoffProtocol protocol, AcquisitionRequest request,
             QueuedOutcome outcome) {
         this.options = options;
         this.protocol = protocol;

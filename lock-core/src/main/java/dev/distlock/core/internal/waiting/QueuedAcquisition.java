@@ -6,16 +6,15 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.QueueReply;
-import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition of a {@link QueuedProtocol queued lock}, from the first attempt to a grant or a decision, without
+ * One acquisition of a {@link HandoffProtocol queued lock}, from the first attempt to a grant or a decision, without
  * blocking a thread.
  *
  * <p>The first attempt goes straight to Redis: an uncontended acquire is one round trip. A refused caller that may
@@ -36,9 +35,9 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private static final Logger logger = LoggerFactory.getLogger(QueuedAcquisition.class);
 
-    private final LockEngine engine;
+    private final WaitContext client;
 
-    private final QueuedProtocol protocol;
+    private final HandoffProtocol protocol;
 
     private final AcquisitionRequest request;
 
@@ -60,29 +59,29 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private volatile HandoffRooms.@Nullable Room room;
 
-    public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
-        this(engine, protocol, leaseMillis, waitTime, false);
+    public QueuedAcquisition(WaitContext client, HandoffProtocol protocol, long leaseMillis, Duration waitTime) {
+        this(client, protocol, leaseMillis, waitTime, false);
     }
 
     /**
      * With {@code tokenOnDemand} a grant on the uncontended path leaves its fencing token to the holder's request:
-     * for callers that may block when they ask for it (see {@code QueuedProtocol.attempt}).
+     * for callers that may block when they ask for it (see {@link HandoffProtocol#attempt}).
      */
-    public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime,
+    public QueuedAcquisition(WaitContext client, HandoffProtocol protocol, long leaseMillis, Duration waitTime,
             boolean tokenOnDemand) {
-        this.engine = engine;
+        this.client = client;
         this.protocol = protocol;
-        this.request = AcquisitionRequest.startingNow(engine.newOwner(), leaseMillis, waitTime);
+        this.request = AcquisitionRequest.startingNow(client.newOwner(), leaseMillis, waitTime);
         this.tokenOnDemand = tokenOnDemand;
-        this.outcome = new QueuedOutcome(engine, protocol, this.request);
-        this.confirmation = new OfferConfirmation(engine.options(), protocol, this.request, this.outcome);
-        this.loop = new CheckLoop(engine.scheduler(), this::onTimer, this.outcome::isDone);
+        this.outcome = new QueuedOutcome(client, protocol, this.request);
+        this.confirmation = new OfferConfirmation(client.options(), protocol, this.request, this.outcome);
+        this.loop = new CheckLoop(client.scheduler(), this::onTimer, this.outcome::isDone);
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
     public CompletableFuture<Grant> start() {
         this.outcome.future().whenComplete((grant, ex) -> finish(ex));
-        if (this.request.willWait() && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
+        if (this.request.willWait() && this.client.handoffRooms().hasRoom(this.protocol.channel())) {
             // Others of this client wait on the name (or did a moment ago): queue at once, once listening.
             subscribe(enterRoom());
         }
@@ -193,7 +192,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     private void backOff(long remaining) {
         enter(QueuedPhase.BACKING_OFF);
         failedToArm(this.loop.arm(
-                Math.min(CheckCadence.jittered(this.engine.options().maxBackoff().toNanos()), remaining), false));
+                Math.min(CheckCadence.jittered(this.client.options().maxBackoff().toNanos()), remaining), false));
     }
 
     /**
@@ -206,7 +205,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         HandoffRooms.Room entered = this.room;
         failedToArm(this.loop.armDeciding(() -> {
             boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
-            long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
+            long sleep = checker ? CheckCadence.queued(this.client.options().maxBackoff(), reply) : remaining;
             return Math.min(sleep, remaining);
         }));
     }
@@ -220,7 +219,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             return;
         }
         failedToArm(this.loop.armUnlessStepPending(
-                () -> Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining)));
+                () -> Math.min(CheckCadence.queued(this.client.options().maxBackoff(), last), remaining)));
     }
 
     /** The timer fired (the loop counts a step as on its way): check on the place, or give up at the deadline. */
@@ -257,8 +256,8 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     }
 
     private HandoffRooms.Room enterRoom() {
-        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
-                (orphan) -> this.engine.cleanup().releaseQuietly(this.protocol, orphan));
+        HandoffRooms.Room entered = this.client.handoffRooms().enter(this.protocol.channel(),
+                (orphan) -> this.client.cleanup().releaseQuietly(this.protocol, orphan));
         entered.expect(this.request.owner(), this);
         this.room = entered;
         if (this.outcome.isDone()) {
@@ -293,7 +292,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         HandoffRooms.Room entered = this.room;
         if (entered != null) {
             entered.forget(this.request.owner());
-            this.engine.handoffRooms().leave(entered);
+            this.client.handoffRooms().leave(entered);
             this.room = null;
         }
     }

@@ -3,10 +3,9 @@ package dev.distlock.core.internal.waiting;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
-import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.QueueReply;
-import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +16,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class QueuedOutcome {
 
-    private final LockEngine engine;
+    private final WaitContext client;
 
-    private final QueuedProtocol protocol;
+    private final HandoffProtocol protocol;
 
     private final AcquisitionRequest request;
 
@@ -31,8 +30,8 @@ final class QueuedOutcome {
     /** The last refusal, naming the holder for the not-acquired message. */
     private volatile @Nullable QueueReply lastRefusal;
 
-    QueuedOutcome(LockEngine engine, QueuedProtocol protocol, AcquisitionRequest request) {
-        this.engine = engine;
+    QueuedOutcome(WaitContext client, HandoffProtocol protocol, AcquisitionRequest request) {
+        this.client = client;
         this.protocol = protocol;
         this.request = request;
     }
@@ -55,7 +54,7 @@ final class QueuedOutcome {
             return false;
         }
         if (this.result.isCompletedExceptionally() && reply.queued()) {
-            this.engine.cleanup().leaveQueue(this.protocol, this.request.owner(), reply.entry(),
+            this.client.cleanup().leaveQueue(this.protocol, this.request.owner(), reply.entry(),
                     this.request.leaseMillis());
         }
         return true;
@@ -70,19 +69,19 @@ final class QueuedOutcome {
         if (grant.expiredOnArrival(this.request.leaseMillis())) {
             this.result.completeExceptionally(
                     AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.request.leaseMillis()));
-            this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
+            this.client.cleanup().releaseQuietly(this.protocol, this.request.owner());
             return;
         }
         if (!this.result.complete(grant) && this.result.isCompletedExceptionally()) {
             // Given up before the grant arrived: it belongs to nobody, pass the lock on.
-            this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
+            this.client.cleanup().releaseQuietly(this.protocol, this.request.owner());
         }
     }
 
     /** No usable reply to an attempt or confirmation: the owner is abandoned and the outcome reported unknown. */
     void noReply(Throwable ex) {
         this.abandoned = true;
-        AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
+        AcquireFailures.abandonUnknownOutcome(this.client, this.protocol, this.request, this.result, ex);
     }
 
     void notAcquired() {
@@ -101,7 +100,7 @@ final class QueuedOutcome {
             return;
         }
         if (!entry.isEmpty() || ex instanceof CancellationException) {
-            this.engine.cleanup().leaveQueue(this.protocol, this.request.owner(), entry, this.request.leaseMillis());
+            this.client.cleanup().leaveQueue(this.protocol, this.request.owner(), entry, this.request.leaseMillis());
         }
     }
 }
