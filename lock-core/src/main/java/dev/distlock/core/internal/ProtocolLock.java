@@ -43,6 +43,8 @@ public final class ProtocolLock implements RedisLock {
 
     private final Acquirer acquirer;
 
+    private final HoldKeeping holds;
+
     /** A lock of the queued family: waiters queue in Redis and are handed the lock. */
     public ProtocolLock(LockEngine engine, HandoffProtocol protocol) {
         this(engine, protocol, Acquirer.queued(engine.waiting(), protocol));
@@ -59,6 +61,7 @@ public final class ProtocolLock implements RedisLock {
         this.acquirer = acquirer;
         this.release = new HoldRelease(engine, protocol);
         this.replies = new BlockingReplies(protocol.lockName(), engine.options().operationTimeout());
+        this.holds = new HoldKeeping(engine, protocol, this.replies);
     }
 
     /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
@@ -117,7 +120,7 @@ public final class ProtocolLock implements RedisLock {
         Thread thread = Thread.currentThread();
         Hold current = this.engine.threadHolds().current(this.protocol.holdKey(), thread);
         if (current != null && current.isFinished(System.nanoTime())) {
-            forget(current);
+            this.holds.forget(current);
             current = null;
         }
         if (current != null) {
@@ -138,11 +141,11 @@ public final class ProtocolLock implements RedisLock {
                     TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
-            abandon(result);
+            this.holds.abandon(result);
             throw ex;
         }
         catch (TimeoutException ex) {
-            abandon(result);
+            this.holds.abandon(result);
             throw new LockOperationException(name(), "Acquiring lock '" + name() + "' did not finish within its "
                     + "wait time plus the operation timeout; a possible grant is being released", ex);
         }
@@ -156,74 +159,13 @@ public final class ProtocolLock implements RedisLock {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
-        followConfirmation(hold, grant);
+        this.holds.followConfirmation(hold, grant);
         return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken);
     }
 
-    /**
-     * A handed-over grant the holder runs on before its confirmation was answered: the confirmation extends the
-     * validity, or, refused (the key is no longer this owner's), makes the hold lost. One that failed leaves the
-     * validity at the offer's; the watchdog reports the loss if nothing renews it in time.
-     */
-    private void followConfirmation(Hold hold, Grant grant) {
-        CompletableFuture<Long> confirmation = grant.confirmation();
-        if (confirmation == null) {
-            return;
-        }
-        confirmation.whenComplete((sentAt, ex) -> {
-            if (ex != null) {
-                return;
-            }
-            if (sentAt >= 0) {
-                hold.renewed(sentAt);
-            }
-            else {
-                this.engine.watchdog().unwatch(hold);
-                hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
-            }
-        });
-    }
-
-    /**
-     * Mints the token of a hold granted without one, on its holder's first request: owner-checked, so a lease that
-     * is no longer the key's gets no token (and learns it lost the lock) instead of one that would outrank its
-     * successor's. See {@link LockLease#fencingToken()}.
-     */
+    /** Mints the token of a hold granted without one, on its holder's first request ({@link HoldKeeping}). */
     private long mintToken(Hold hold) {
-        if (!this.engine.options().fencing()) {
-            return 0;
-        }
-        if (!hold.isValid()) {
-            // Ended before anyone asked: no token, and 0 outranks none that was issued.
-            return 0;
-        }
-        long token = this.replies.awaitUninterruptibly(this.protocol.mintToken(hold.owner()));
-        if (token < 0) {
-            this.engine.watchdog().unwatch(hold);
-            hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
-            throw HoldRelease.lost(hold, "the key no longer holds this lease, so no fencing token was minted for it");
-        }
-        hold.recordFencingToken(token);
-        return token;
-    }
-
-    /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
-    private void abandon(CompletableFuture<Grant> result) {
-        if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            this.engine.cleanup().releaseQuietly(this.protocol, result.join().owner());
-        }
-    }
-
-    /**
-     * Drops a finished hold from the thread's table (a fixed lease that ran out is reported lost once, as the
-     * watchdog would); its open leases can still be closed and never touch a newer hold.
-     */
-    private void forget(Hold hold) {
-        if (hold.state() == Hold.State.HELD && hold.isExpired(System.nanoTime())) {
-            this.engine.watchdog().unwatch(hold);
-            hold.markLost(LeaseLoss.Reason.EXPIRED);
-        }
-        this.engine.threadHolds().forget(hold);
+        return this.holds.mintToken(hold);
     }
 
     /** A new lease on the thread's hold, or null when its last lease was closed meanwhile. */
@@ -292,7 +234,7 @@ public final class ProtocolLock implements RedisLock {
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
-            followConfirmation(hold, grant);
+            this.holds.followConfirmation(hold, grant);
             if (!lease.complete(new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);
