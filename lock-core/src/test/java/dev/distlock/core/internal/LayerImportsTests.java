@@ -33,8 +33,9 @@ class LayerImportsTests {
      * upward import fails the test; an entry no longer needed fails it too.
      */
     private static final Map<String, Set<String>> KNOWN_UPWARD = Map.of(
-            // LockEngine is the per-client context (commands, rooms, watchdog, thread holds) handed down to every
-            // layer; splitting it per layer is what is left of this layering.
+            // LockEngine is the per-client context (script calls, keys, scheduler, clean-up, watchdog) still handed to
+            // the protocols, HoldRelease and RedLock; the waiting layer has its WaitContext instead. A context per
+            // layer, like WaitContext, is what is left of this layering.
             INTERNAL + ".LockEngine", Set.of("ReadProtocol", "WriteProtocol", "ReadWriteProtocols", "ForceRelease",
                     "QueuedProtocol", "LapsedOffers", "HoldRelease", "RedLockNodes", "RedLockProtocol", "RedLocks"));
 
