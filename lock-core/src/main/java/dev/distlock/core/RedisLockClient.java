@@ -4,11 +4,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.LockInspector;
@@ -16,8 +13,6 @@ import dev.distlock.core.internal.MultiLock;
 import dev.distlock.core.internal.ProtocolLock;
 import dev.distlock.core.internal.ProtocolSemaphore;
 import dev.distlock.core.internal.ReadWriteLocks;
-import dev.distlock.core.internal.SemaphoreInspector;
-import dev.distlock.core.internal.protocol.ForceRelease;
 import dev.distlock.core.internal.time.DurationFormat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -61,8 +56,11 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
 
     private static final Logger logger = LoggerFactory.getLogger(RedisLockClient.class);
 
+    private final OperatorCalls operator;
+
     private RedisLockClient(LockEngine engine, String topology) {
         super(engine);
+        this.operator = new OperatorCalls(engine);
         LockClientOptions options = engine.options();
         if (engine.connectionStatus().neverConnected()) {
             logger.info("Distributed lock client {} started without Redis ({}): connecting to {} in the background;"
@@ -196,16 +194,7 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
      * @throws LockOperationException if Redis does not answer within the operation timeout
      */
     public SemaphoreInfo inspectSemaphore(String name) {
-        try {
-            return new SemaphoreInspector(engine()).inspect(name).join();
-        }
-        catch (CompletionException ex) {
-            Throwable cause = ex.getCause();
-            String why = (cause instanceof TimeoutException)
-                    ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
-                    : String.valueOf(cause);
-            throw new LockOperationException(name, "Inspecting semaphore '" + name + "' failed: " + why, cause);
-        }
+        return this.operator.inspectSemaphore(name);
     }
 
     /**
@@ -234,17 +223,7 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
      * @throws LockOperationException if Redis does not answer within the operation timeout
      */
     public LockInfo inspect(String name) {
-        CompletableFuture<LockInfo> reply = new LockInspector(engine()).inspect(name);
-        try {
-            return reply.join();
-        }
-        catch (CompletionException ex) {
-            Throwable cause = ex.getCause();
-            String why = (cause instanceof TimeoutException)
-                    ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
-                    : String.valueOf(cause);
-            throw new LockOperationException(name, "Inspecting lock '" + name + "' failed: " + why, cause);
-        }
+        return this.operator.inspect(name);
     }
 
     /**
@@ -258,31 +237,7 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
      * not have happened: inspect the lock)
      */
     public ForcedRelease forceRelease(String name) {
-        engine().keys(name);
-        try {
-            ForceRelease.Outcome outcome = ForceRelease.anyKind(engine(), name).join();
-            LockInfo.Mode mode = switch (outcome.mode()) {
-                case "lock" -> LockInfo.Mode.EXCLUSIVE;
-                case "write" -> LockInfo.Mode.WRITE;
-                case "read" -> LockInfo.Mode.READ;
-                default -> LockInfo.Mode.FREE;
-            };
-            String owner = outcome.owner().isEmpty() ? null : outcome.owner();
-            if (owner != null) {
-                logger.warn("Lock '{}' force-released: {} hold of owner {} removed{}", name, mode, owner,
-                        outcome.offeredTo().isEmpty() ? "" : ", offered to waiter " + outcome.offeredTo());
-            }
-            return new ForcedRelease(name, mode, owner, LockInfo.instanceIdOf(owner),
-                    outcome.offeredTo().isEmpty() ? null : outcome.offeredTo());
-        }
-        catch (CompletionException ex) {
-            Throwable cause = ex.getCause();
-            String why = (cause instanceof TimeoutException)
-                    ? "Redis did not answer within " + DurationFormat.format(engine().options().operationTimeout())
-                    : String.valueOf(cause);
-            throw new LockOperationException(name, "Force-releasing lock '" + name + "' failed (it may or may not "
-                    + "have been released; inspect it): " + why, cause);
-        }
+        return this.operator.forceRelease(name);
     }
 
     /** Asynchronous form of {@link #inspect}; the thread hold count is the calling thread's. */

@@ -65,20 +65,7 @@ final class AsyncMultiAcquisition {
 
     private void acquireMember(int index) {
         if (index == this.locks.size()) {
-            MultiLease lease;
-            this.guard.lock();
-            try {
-                if (this.abandoned) {
-                    return;
-                }
-                lease = new MultiLease(this.name, this.taken);
-                this.granted = lease;
-            }
-            finally {
-                this.guard.unlock();
-            }
-            // If the caller completed the future in between, onCompleted releases what was taken.
-            this.result.complete(lease);
+            grantAll();
             return;
         }
         ProtocolLock lock = this.locks.get(index);
@@ -105,29 +92,50 @@ final class AsyncMultiAcquisition {
             member.cancel(false);
             return;
         }
-        member.whenComplete((lease, ex) -> {
-            if (ex != null) {
-                this.result.completeExceptionally(ex);
+        member.whenComplete((lease, ex) -> memberDone(index, lease, ex));
+    }
+
+    /** Every member is taken: hands out the multi-lease unless the acquisition was abandoned meanwhile. */
+    private void grantAll() {
+        MultiLease lease;
+        this.guard.lock();
+        try {
+            if (this.abandoned) {
                 return;
             }
-            boolean keep;
-            this.guard.lock();
-            try {
-                keep = !this.abandoned;
-                if (keep) {
-                    this.taken.add(lease);
-                }
-            }
-            finally {
-                this.guard.unlock();
-            }
+            lease = new MultiLease(this.name, this.taken);
+            this.granted = lease;
+        }
+        finally {
+            this.guard.unlock();
+        }
+        // If the caller completed the future in between, onCompleted releases what was taken.
+        this.result.complete(lease);
+    }
+
+    /** A member's acquisition ended: keep its lease and go on, or fail, or release it when abandoned. */
+    private void memberDone(int index, @Nullable LockLease lease, @Nullable Throwable ex) {
+        if (ex != null) {
+            this.result.completeExceptionally(ex);
+            return;
+        }
+        boolean keep;
+        this.guard.lock();
+        try {
+            keep = !this.abandoned;
             if (keep) {
-                acquireMember(index + 1);
+                this.taken.add(lease);
             }
-            else {
-                releaseLater(List.of(lease));
-            }
-        });
+        }
+        finally {
+            this.guard.unlock();
+        }
+        if (keep) {
+            acquireMember(index + 1);
+        }
+        else {
+            releaseLater(List.of(lease));
+        }
     }
 
     /** Runs once, on whichever completion came first; releases everything unless the multi-lease was handed out. */

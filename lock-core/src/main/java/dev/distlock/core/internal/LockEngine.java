@@ -15,11 +15,13 @@ import dev.distlock.core.internal.hold.LeaseRegistry;
 import dev.distlock.core.internal.hold.LeaseWatchdog;
 import dev.distlock.core.internal.hold.ThreadHolds;
 import dev.distlock.core.internal.protocol.LockCommands;
+import dev.distlock.core.internal.protocol.LocalWakeUps;
 import dev.distlock.core.internal.protocol.LockKeys;
 import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.redis.ConnectionStatus;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.waiting.HandoffRooms;
+import dev.distlock.core.internal.waiting.WaitContext;
 import dev.distlock.core.internal.waiting.WaitRooms;
 import org.jspecify.annotations.Nullable;
 
@@ -56,6 +58,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    private final WaitContext waiting;
+
 
     /** How long a wake channel stays subscribed after its last waiter left, for the next contention on the name. */
     private static final Duration HANDOFF_LINGER = Duration.ofSeconds(30);
@@ -85,6 +89,8 @@ public final class LockEngine implements AutoCloseable {
         this.cleanup = new BackgroundCleanup(this.scheduler, options.maxBackoff(), this.closed::get);
         this.watchdog = new LeaseWatchdog(options.watchdogLease(), this.scheduler, this::releaseAbandoned,
                 this.threadHolds::forget, this.leases);
+        this.waiting = new WaitContext(options, this.scheduler, this.cleanup, this.handoffRooms, this.waitRooms,
+                this::newOwner);
     }
 
     public LockClientOptions options() {
@@ -146,12 +152,14 @@ public final class LockEngine implements AutoCloseable {
         return this.watchdog;
     }
 
-    public WaitRooms waitRooms() {
-        return this.waitRooms;
+    /** What acquisitions use while they wait. */
+    public WaitContext waiting() {
+        return this.waiting;
     }
 
-    public HandoffRooms handoffRooms() {
-        return this.handoffRooms;
+    /** Wakes this client's waiters of the racing kinds on a channel, after a local release. */
+    public LocalWakeUps localWakeUps() {
+        return this.waitRooms;
     }
 
     /** Each thread's holds, for reentrancy and the read-to-write upgrade check. */

@@ -18,16 +18,18 @@ import dev.distlock.core.internal.hold.DefaultLockLease;
 import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.hold.HoldRelease;
 import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.protocol.RacingProtocol;
 import dev.distlock.core.internal.time.Durations;
-import dev.distlock.core.internal.waiting.AcquireOperation;
-import dev.distlock.core.internal.waiting.QueuedAcquisition;
+import dev.distlock.core.internal.waiting.Acquirer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link RedisLock} over any {@link LockProtocol}: thread reentrancy, blocking and asynchronous acquisition,
- * lease handles, watchdog registration and release are the same for every lock kind.
+ * lease handles, watchdog registration and release are the same for every lock kind; how a waiter waits is its
+ * family's {@link Acquirer}.
  */
 public final class ProtocolLock implements RedisLock {
 
@@ -41,12 +43,28 @@ public final class ProtocolLock implements RedisLock {
 
     private final HoldEndMoves endMoves;
 
-    public ProtocolLock(LockEngine engine, LockProtocol protocol) {
+    private final Acquirer acquirer;
+
+    private final HoldKeeping holds;
+
+    /** A lock of the queued family: waiters queue in Redis and are handed the lock. */
+    public ProtocolLock(LockEngine engine, HandoffProtocol protocol) {
+        this(engine, protocol, Acquirer.queued(engine.waiting(), protocol));
+    }
+
+    /** A lock of the racing family: waiters are woken and attempt again. */
+    public ProtocolLock(LockEngine engine, RacingProtocol protocol) {
+        this(engine, protocol, Acquirer.racing(engine.waiting(), protocol));
+    }
+
+    private ProtocolLock(LockEngine engine, LockProtocol protocol, Acquirer acquirer) {
         this.engine = engine;
         this.protocol = protocol;
+        this.acquirer = acquirer;
         this.release = new HoldRelease(engine, protocol);
         this.replies = new BlockingReplies(protocol.lockName(), engine.options().operationTimeout());
         this.endMoves = new HoldEndMoves(this.replies);
+        this.holds = new HoldKeeping(engine, protocol, this.replies);
     }
 
     /** The plain reentrant lock: queued, so grants follow arrival order across clients. */
@@ -105,7 +123,7 @@ public final class ProtocolLock implements RedisLock {
         Thread thread = Thread.currentThread();
         Hold current = this.engine.threadHolds().current(this.protocol.holdKey(), thread);
         if (current != null && current.isFinished(System.nanoTime())) {
-            forget(current);
+            this.holds.forget(current);
             current = null;
         }
         if (current != null) {
@@ -115,22 +133,22 @@ public final class ProtocolLock implements RedisLock {
             }
             // Its last lease was closed by another thread during the round trip: acquire afresh.
         }
-        String context = this.protocol.prepare(thread);
+        String context = this.protocol.prepare(this.engine.threadHolds(), thread);
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring lock '" + name() + "'");
         }
-        CompletableFuture<Grant> result = startAcquisition(leaseMillis, context, waitTime, true);
+        CompletableFuture<Grant> result = this.acquirer.start(leaseMillis, context, waitTime, true);
         Grant grant;
         try {
             grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
                     TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
-            abandon(result);
+            this.holds.abandon(result);
             throw ex;
         }
         catch (TimeoutException ex) {
-            abandon(result);
+            this.holds.abandon(result);
             throw new LockOperationException(name(), "Acquiring lock '" + name() + "' did not finish within its "
                     + "wait time plus the operation timeout; a possible grant is being released", ex);
         }
@@ -144,86 +162,17 @@ public final class ProtocolLock implements RedisLock {
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().record(hold);
         this.engine.watchdog().watch(hold);
-        followConfirmation(hold, grant);
+        this.holds.followConfirmation(hold, grant);
         return newLease(hold);
     }
 
-    private CompletableFuture<Grant> startAcquisition(long leaseMillis, String context, Duration waitTime,
-            boolean tokenOnDemand) {
-        if (this.protocol instanceof QueuedProtocol queued) {
-            return new QueuedAcquisition(this.engine, queued, leaseMillis, waitTime, tokenOnDemand).start();
-        }
-        return new AcquireOperation(this.engine, this.protocol, leaseMillis, context, waitTime).start();
-    }
-
-    /**
-     * A handed-over grant the holder runs on before its confirmation was answered: the confirmation extends the
-     * validity, or, refused (the key is no longer this owner's), makes the hold lost. One that failed leaves the
-     * validity at the offer's; the watchdog reports the loss if nothing renews it in time.
-     */
-    private void followConfirmation(Hold hold, Grant grant) {
-        CompletableFuture<Long> confirmation = grant.confirmation();
-        if (confirmation == null) {
-            return;
-        }
-        confirmation.whenComplete((sentAt, ex) -> {
-            if (ex != null) {
-                return;
-            }
-            if (sentAt >= 0) {
-                hold.renewed(sentAt);
-            }
-            else {
-                this.engine.watchdog().unwatch(hold);
-                hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
-            }
-        });
-    }
-
-    /**
-     * Mints the token of a hold granted without one, on its holder's first request: owner-checked, so a lease that
-     * is no longer the key's gets no token (and learns it lost the lock) instead of one that would outrank its
-     * successor's. See {@link LockLease#fencingToken()}.
-     */
+    /** Mints the token of a hold granted without one, on its holder's first request ({@link HoldKeeping}). */
     private long mintToken(Hold hold) {
-        if (!this.engine.options().fencing()) {
-            return 0;
-        }
-        if (!hold.isValid()) {
-            // Ended before anyone asked: no token, and 0 outranks none that was issued.
-            return 0;
-        }
-        long token = this.replies.awaitUninterruptibly(this.protocol.mintToken(hold.owner()));
-        if (token < 0) {
-            this.engine.watchdog().unwatch(hold);
-            hold.markLost(LeaseLoss.Reason.RENEWAL_REFUSED);
-            throw HoldRelease.lost(hold, "the key no longer holds this lease, so no fencing token was minted for it");
-        }
-        hold.recordFencingToken(token);
-        return token;
+        return this.holds.mintToken(hold);
     }
 
     private DefaultLockLease newLease(Hold hold) {
         return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken, this.endMoves);
-    }
-
-    /** Gives up an acquisition; a grant that already arrived is released (one still in flight is, on arrival). */
-    private void abandon(CompletableFuture<Grant> result) {
-        if (!result.cancel(false) && !result.isCompletedExceptionally()) {
-            this.engine.cleanup().releaseQuietly(this.protocol, result.join().owner());
-        }
-    }
-
-    /**
-     * Drops a finished hold from the thread's table (a fixed lease that ran out is reported lost once, as the
-     * watchdog would); its open leases can still be closed and never touch a newer hold.
-     */
-    private void forget(Hold hold) {
-        if (hold.state() == Hold.State.HELD && hold.isExpired(System.nanoTime())) {
-            this.engine.watchdog().unwatch(hold);
-            hold.markLost(LeaseLoss.Reason.EXPIRED);
-        }
-        this.engine.threadHolds().forget(hold);
     }
 
     /** A new lease on the thread's hold, or null when its last lease was closed meanwhile. */
@@ -274,7 +223,7 @@ public final class ProtocolLock implements RedisLock {
         long leaseMillis = leaseMillis(leaseTime);
         this.engine.checkOpen(name());
         // Minted with the grant: an asynchronous caller must not block when it asks for the token.
-        CompletableFuture<Grant> result = startAcquisition(leaseMillis, "", waitTime, false);
+        CompletableFuture<Grant> result = this.acquirer.start(leaseMillis, "", waitTime, false);
         CompletableFuture<LockLease> lease = new CompletableFuture<>();
         // Whoever completes the returned future first decides: the lock with a lease or a failure, or the caller by
         // cancel, orTimeout, completeOnTimeout, complete or completeExceptionally. A completion that is not the
@@ -292,7 +241,7 @@ public final class ProtocolLock implements RedisLock {
             }
             Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, null);
             this.engine.watchdog().watch(hold);
-            followConfirmation(hold, grant);
+            this.holds.followConfirmation(hold, grant);
             if (!lease.complete(newLease(hold))) {
                 // Completed by the caller in between: the hold was never handed out, so release it here.
                 this.engine.watchdog().unwatch(hold);

@@ -20,7 +20,6 @@ import dev.distlock.core.internal.protocol.SemaphoreKeys;
 import dev.distlock.core.internal.protocol.SemaphoreProtocol;
 import dev.distlock.core.internal.time.Durations;
 import dev.distlock.core.internal.waiting.AcquireOperation;
-import dev.distlock.core.internal.waiting.WaitRoom;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,7 +58,7 @@ public final class ProtocolSemaphore implements RedisSemaphore {
                 + 2 * engine.options().operationTimeout().toMillis();
         String channel = keys.names().channel();
         SemaphoreProtocol protocol = new SemaphoreProtocol(engine.commands(), keys, permits, keepAliveMillis,
-                () -> engine.waitRooms().wakeUp(channel, WaitRoom.EVERYONE));
+                () -> engine.localWakeUps().wakeEveryone(channel));
         return new ProtocolSemaphore(engine, protocol, permits);
     }
 
@@ -102,8 +101,8 @@ public final class ProtocolSemaphore implements RedisSemaphore {
         if (Thread.interrupted()) {
             throw new InterruptedException("Interrupted before acquiring a permit of semaphore '" + name() + "'");
         }
-        CompletableFuture<Grant> result = new AcquireOperation(this.engine, this.protocol, leaseMillis, "", waitTime)
-            .start();
+        CompletableFuture<Grant> result = new AcquireOperation(this.engine.waiting(), this.protocol, leaseMillis, "",
+                waitTime).start();
         Grant grant;
         try {
             grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(), TimeUnit.NANOSECONDS);

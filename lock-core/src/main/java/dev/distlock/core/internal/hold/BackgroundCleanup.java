@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import dev.distlock.core.internal.protocol.LockProtocol;
-import dev.distlock.core.internal.protocol.QueuedProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +45,7 @@ public final class BackgroundCleanup {
      * Takes a waiter's entry out of the queue, and releases the lock if it was handed over in the meantime. If Redis
      * does not answer, the entry could still be handed the lock later, so the clean-up becomes an abandon.
      */
-    public void leaveQueue(QueuedProtocol protocol, String owner, String entry, long leaseMillis) {
+    public void leaveQueue(HandoffProtocol protocol, String owner, String entry, long leaseMillis) {
         protocol.leave(owner, entry).whenComplete((ignored, ex) -> {
             if (ex != null) {
                 abandon(protocol, owner, leaseMillis);

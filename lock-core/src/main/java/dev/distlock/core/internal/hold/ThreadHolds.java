@@ -3,6 +3,7 @@ package dev.distlock.core.internal.hold;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import dev.distlock.core.internal.protocol.ThreadHoldsView;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,13 +11,25 @@ import org.jspecify.annotations.Nullable;
  * count in {@code LockInfo}. Only blocking acquisitions are recorded (their hold has a thread); one client shares one
  * table.
  */
-public final class ThreadHolds {
+public final class ThreadHolds implements ThreadHoldsView {
 
     private final ConcurrentMap<Key, Hold> holds = new ConcurrentHashMap<>();
 
     /** The hold {@code thread} recorded on {@code holdKey}, or null. */
     public @Nullable Hold current(String holdKey, Thread thread) {
         return this.holds.get(new Key(holdKey, thread));
+    }
+
+    @Override
+    public @Nullable String validOwner(String holdKey, Thread thread) {
+        Hold hold = current(holdKey, thread);
+        return (hold != null && hold.isValid()) ? hold.owner() : null;
+    }
+
+    @Override
+    public boolean holds(String holdKey, Thread thread) {
+        Hold hold = current(holdKey, thread);
+        return hold != null && hold.state() == Hold.State.HELD;
     }
 
     /** Records {@code hold} as its thread's hold on its protocol's hold key; a hold without a thread is ignored. */

@@ -7,7 +7,6 @@ import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.scripts.ForceReleaseArgs;
 import dev.distlock.core.internal.scripts.ForceScope;
-import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
 /**
@@ -64,9 +63,9 @@ public final class ForceRelease {
             }
             else if (!outcome.mode().isEmpty()) {
                 WriteProtocol writers = new WriteProtocol(engine, rw);
-                engine.commands().lapsedOffers().watch(engine, keys.name(), rw.writeKey(), outcome.offeredTo(), offerMillis,
-                        writers::passOn);
-                engine.waitRooms().wakeUp(keys.channel(), WaitRoom.EVERYONE);
+                engine.commands().lapsedOffers().watch(engine, keys.name(), rw.writeKey(), outcome.offeredTo(),
+                        offerMillis, writers::passOn);
+                engine.localWakeUps().wakeEveryone(keys.channel());
             }
             return outcome;
         });

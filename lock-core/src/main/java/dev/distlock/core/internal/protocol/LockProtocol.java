@@ -3,9 +3,11 @@ package dev.distlock.core.internal.protocol;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * How one kind of lock talks to Redis: the acquire, renew and release steps of a reentrant, fair, read, write or
- * quorum lock. {@code ProtocolLock}, {@code AcquireOperation}, {@code Hold} and the {@code LeaseWatchdog} are the
- * same for every kind; only the protocol differs. Every step is one round trip per node and is owner-checked.
+ * How one kind of lock talks to Redis once it holds or gave up a lock: renew, release, abandon, inspect. Every kind
+ * belongs to one of two families, which differ in how a waiter gets the lock: a {@link HandoffProtocol} (reentrant,
+ * fair, write, multi-lock members) queues in Redis and is handed the lock by a release, a {@link RacingProtocol}
+ * (read, RedLock, semaphore) is woken and attempts again. {@code Hold}, {@code HoldRelease} and the
+ * {@code LeaseWatchdog} use this base only. Every step is one round trip per node and is owner-checked.
  */
 public interface LockProtocol {
 
@@ -19,31 +21,14 @@ public interface LockProtocol {
     /** Identifies this lock in the per-thread hold table (read and write holds of one name differ). */
     String holdKey();
 
-    /** The unlock channel; also names the local wait room. */
-    String channel();
-
-    /** Whether releases are published on {@link #channel()}; if not, waiters rely on their back-off alone. */
-    default boolean publishesReleases() {
-        return true;
-    }
-
-    /** Whether local waiters queue for one racer ({@code false} when every waiter must keep its own place). */
-    boolean singleRacer();
-
     /**
      * Checks, on the acquiring thread, that it may acquire (e.g. no read-to-write upgrade) and returns a context for
-     * {@link #attempt} computed from the thread's other holds (e.g. its write owner, which lets a read be granted
-     * under it). Returns the empty string when there is none.
+     * the attempts computed from the thread's other holds (e.g. its write owner, which lets a read be granted under
+     * it). Returns the empty string when there is none.
      */
-    default String prepare(Thread thread) {
+    default String prepare(ThreadHoldsView holds, Thread thread) {
         return "";
     }
-
-    /**
-     * One acquire attempt for {@code owner}. {@code willWait} tells queued protocols to keep the caller's place when
-     * refused; a single attempt never joins a queue.
-     */
-    CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context, boolean willWait);
 
     /**
      * Mints the fencing token of {@code owner}'s hold, granted without one ({@link Grant#UNMINTED}); completes with
@@ -70,8 +55,4 @@ public interface LockProtocol {
 
     /** Deletes the lock whoever holds it and wakes waiters; true when something was deleted. */
     CompletableFuture<Boolean> forceRelease();
-
-    /** Leaves the wait queue of queued (fair) locks after giving up without a grant. Never throws. */
-    default void leaveQueue(String owner) {
-    }
 }

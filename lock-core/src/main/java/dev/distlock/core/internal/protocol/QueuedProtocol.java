@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * reaches no subscriber), is skipped at once; on Redis Cluster the receiver count does not prove that, so there the
  * offer alone applies.
  */
-public class QueuedProtocol implements LockProtocol {
+public class QueuedProtocol implements HandoffProtocol {
 
     /**
      * Where a queued lock lives and which scripts run it.
@@ -101,24 +101,6 @@ public class QueuedProtocol implements LockProtocol {
     }
 
     @Override
-    public boolean singleRacer() {
-        return false;
-    }
-
-    /** A single attempt, for callers that do not queue. */
-    @Override
-    public CompletableFuture<AttemptResult> attempt(String owner, long leaseMillis, String context,
-            boolean willWait) {
-        return attempt(owner, leaseMillis, 0, "", false).thenApply((reply) -> new AttemptResult(reply.grant(),
-                reply.holderPttlMillis()));
-    }
-
-    /**
-     * One acquire attempt. With {@code waitMillis > 0} a refused caller is queued (or, with its {@code entry} from an
-     * earlier reply, keeps its place and learns where it stands); with 0 it never queues. With
-     * {@code tokenOnDemand} a grant on the uncontended path leaves its fencing token to {@link #mintToken}: for callers
-     * that can block when the holder asks for it.
-     */
     public CompletableFuture<QueueReply> attempt(String owner, long leaseMillis, long waitMillis, String entry,
             boolean tokenOnDemand) {
         LuaScript take = this.layout.take();
@@ -155,10 +137,7 @@ public class QueuedProtocol implements LockProtocol {
         return this.engine.commands().renewOwnedKey(this.layout.lockKey(), owner, leaseMillis);
     }
 
-    /**
-     * Confirms a handoff offer to {@code owner}: extends the key to the full lease, with replica acknowledgement when
-     * configured. False when the offer was no longer the owner's (it lapsed and passed on).
-     */
+    @Override
     public CompletableFuture<Boolean> confirm(String owner, long leaseMillis) {
         return this.engine.commands().confirmOffer(lockName(), this.layout.lockKey(), owner, leaseMillis);
     }
@@ -179,7 +158,7 @@ public class QueuedProtocol implements LockProtocol {
         return run(ReleaseMode.RELEASE, owner, this.keys.unusedKey(), "");
     }
 
-    /** A waiter gives up: removes its entry, and releases the lock if it was handed over meanwhile. */
+    @Override
     public CompletableFuture<Boolean> leave(String owner, String entry) {
         return run(ReleaseMode.LEAVE, owner, this.keys.unusedKey(), entry);
     }
@@ -197,11 +176,6 @@ public class QueuedProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> isLocked() {
         return this.engine.commands().exists(this.layout.lockKey());
-    }
-
-    @Override
-    public void leaveQueue(String owner) {
-        // Queued acquisitions leave with their entry (see QueuedAcquisition); nothing is queued under a bare owner.
     }
 
     private CompletableFuture<Boolean> run(ReleaseMode mode, String owner, String fourthKey, String modeArgument) {

@@ -4,19 +4,17 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.scripts.ReadAcquireArgs;
 import dev.distlock.core.internal.scripts.ReadReleaseArgs;
 import dev.distlock.core.internal.scripts.RenewArgs;
-import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 
 /**
  * The read side of a read/write lock: shared, each read hold with its own lease in a sorted set, refused while a
  * writer holds the lock or waits for it. The thread that holds the write lock may take read holds (downgrade).
  */
-final class ReadProtocol implements LockProtocol {
+final class ReadProtocol implements RacingProtocol {
 
     private final LockEngine engine;
 
@@ -57,9 +55,9 @@ final class ReadProtocol implements LockProtocol {
     }
 
     @Override
-    public String prepare(Thread thread) {
-        Hold writeHold = this.engine.threadHolds().current(this.keys.writeHoldKey(), thread);
-        return (writeHold != null && writeHold.isValid()) ? writeHold.owner() : "";
+    public String prepare(ThreadHoldsView holds, Thread thread) {
+        String writeOwner = holds.validOwner(this.keys.writeHoldKey(), thread);
+        return (writeOwner != null) ? writeOwner : "";
     }
 
     @Override
@@ -99,7 +97,7 @@ final class ReadProtocol implements LockProtocol {
         return reply.thenApply((values) -> {
             ReleaseReply released = ReleaseReply.parse(values);
             this.writers.watchOffer(released);
-            this.engine.waitRooms().wakeUp(channel(), WaitRoom.EVERYONE);
+            this.engine.localWakeUps().wakeEveryone(channel());
             return released.removed();
         });
     }

@@ -27,6 +27,6 @@ public final class ReadWriteProtocols {
     }
 
     /** The two sides of one read/write lock. */
-    public record Sides(String name, LockProtocol read, LockProtocol write) {
+    public record Sides(String name, RacingProtocol read, HandoffProtocol write) {
     }
 }

@@ -17,7 +17,7 @@ import io.lettuce.core.ScriptOutputType;
  * arrival order (see {@code semaphore-acquire.lua}); a waiter keeps its place while it asks again within
  * its keep-alive, so one whose process died drops out on its own.
  */
-public final class SemaphoreProtocol implements LockProtocol {
+public final class SemaphoreProtocol implements RacingProtocol {
 
     private final LockCommands commands;
 

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.hold.Hold;
 import dev.distlock.core.internal.redis.LuaScript;
 
 /**
@@ -30,9 +29,8 @@ final class WriteProtocol extends QueuedProtocol {
     }
 
     @Override
-    public String prepare(Thread thread) {
-        Hold readHold = engine().threadHolds().current(this.keys.readHoldKey(), thread);
-        if (readHold != null && readHold.state() == Hold.State.HELD) {
+    public String prepare(ThreadHoldsView holds, Thread thread) {
+        if (holds.holds(this.keys.readHoldKey(), thread)) {
             throw new IllegalStateException("Thread " + thread.getName() + " holds a read lock on '" + lockName()
                     + "' and asks for its write lock: upgrading would deadlock with any other reader doing the same. "
                     + "Release the read lock first, or take the write lock first and downgrade.");

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * yet, or not reporting itself master) is retried, asking the Sentinels again each time, after {@value #RETRY_MILLIS}
  * ms doubling up to {@value #MAX_RETRY_MILLIS} ms, until a master answers or {@link #close()}: never given up, because
  * once the connections to the demoted master are retired nothing else would ever ask again (a closed connection
- * neither reconnects nor gets a {@code READONLY} reply). After {@link #PATIENCE} of failed moves a warning is logged,
- * once per check. A Sentinel that cannot be subscribed to is retried every {@value #RESUBSCRIBE_MILLIS} ms until
+ * neither reconnects nor gets a {@code READONLY} reply). Failed moves are reported by {@link FailedMoves}: one warning
+ * per check once they outlast its patience. A Sentinel that cannot be subscribed to is retried every {@value #RESUBSCRIBE_MILLIS} ms until
  * {@link #close()}.
  */
 final class SentinelMasterFollower implements AutoCloseable {
@@ -55,12 +55,6 @@ final class SentinelMasterFollower implements AutoCloseable {
     private static final long MAX_RETRY_MILLIS = 2_000;
 
     private static final long RESUBSCRIBE_MILLIS = 5_000;
-
-    /** The system property that shortens {@link #PATIENCE}, in milliseconds: for fault tests, not for applications. */
-    static final String PATIENCE_PROPERTY = "distlock.sentinel.patience-millis";
-
-    /** How long moves may fail before the follower warns that it still cannot reach the master (it keeps trying). */
-    private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     /** What the follower moves: the topology's connection set ({@link MasterMover}). */
     interface Target {
@@ -114,7 +108,7 @@ final class SentinelMasterFollower implements AutoCloseable {
         this.sentinelUri = sentinelUri;
         this.masterId = sentinelUri.getSentinelMasterId();
         this.lookup = new SentinelMasterLookup(client, sentinelUri);
-        this.patience = patience();
+        this.patience = FailedMoves.patience();
         this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
             Thread thread = new Thread(task, "distlock-sentinel-" + this.masterId);
             thread.setDaemon(true);
@@ -164,8 +158,7 @@ final class SentinelMasterFollower implements AutoCloseable {
     private void runCheck(String reason) {
         this.checkPending.set(false);
         Target following = this.target;
-        long started = System.nanoTime();
-        boolean warned = false;
+        FailedMoves failures = new FailedMoves(this.masterId, this.patience);
         long delay = RETRY_MILLIS;
         while (!this.closed && following != null) {
             MasterAddress master;
@@ -185,24 +178,11 @@ final class SentinelMasterFollower implements AutoCloseable {
             }
             try {
                 following.moveTo(master, reason);
-                if (warned) {
-                    logger.info("Lock connections moved to Redis master '{}' at {} after {} s of failed attempts",
-                            this.masterId, master, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
-                }
+                failures.moved(master);
                 return;
             }
             catch (RuntimeException ex) {
-                if (!warned && System.nanoTime() - started - this.patience.toNanos() > 0) {
-                    warned = true;
-                    logger.warn("Cannot move the lock connections to Redis master '{}' at {} for {} s (lock calls "
-                            + "fail fast meanwhile if the old master was replaced); still trying every {} ms: {}",
-                            this.masterId, master, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
-                            MAX_RETRY_MILLIS, ex.toString());
-                }
-                else {
-                    logger.debug("Moving the lock connections to Redis master '{}' at {} failed, retrying in {} ms: {}",
-                            this.masterId, master, delay, ex.toString());
-                }
+                failures.failed(master, delay, MAX_RETRY_MILLIS, ex);
             }
             try {
                 Thread.sleep(delay);
@@ -212,30 +192,6 @@ final class SentinelMasterFollower implements AutoCloseable {
             }
             delay = Math.min(2 * delay, MAX_RETRY_MILLIS);
         }
-    }
-
-    /**
-     * {@link #PATIENCE}, or the {@value #PATIENCE_PROPERTY} system property when set (fault tests shorten it to show
-     * that following outlasts the point where it used to give up).
-     *
-     * @throws IllegalArgumentException if the property is not a positive number of milliseconds
-     */
-    static Duration patience() {
-        String value = System.getProperty(PATIENCE_PROPERTY);
-        if (value == null || value.isBlank()) {
-            return PATIENCE;
-        }
-        try {
-            long millis = Long.parseLong(value.strip());
-            if (millis > 0) {
-                return Duration.ofMillis(millis);
-            }
-        }
-        catch (NumberFormatException ex) {
-            // reported below
-        }
-        throw new IllegalArgumentException("System property " + PATIENCE_PROPERTY + " must be a positive number of "
-                + "milliseconds, was '" + value + "'; remove it to use the default (" + PATIENCE.toMillis() + ")");
     }
 
     private void subscribe(RedisURI sentinel) {

@@ -58,59 +58,54 @@ final class SentinelMasterLookup {
             answers.add(askMaster(sentinel));
         }
         long deadline = System.nanoTime() + this.resolveTimeout.toNanos();
-        @Nullable MasterAddress best = null;
-        long bestEpoch = Long.MIN_VALUE;
-        int bestVotes = 0;
-        List<MasterAddress> seen = new ArrayList<>();
-        List<Long> epochs = new ArrayList<>();
+        List<Answer> seen = new ArrayList<>();
         Throwable last = null;
         for (CompletableFuture<Map<String, String>> answer : answers) {
-            Map<String, String> master;
             try {
-                master = answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                Map<String, String> master = answer.get(Math.max(1, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS);
+                seen.add(new Answer(new MasterAddress(master.get("ip"), Integer.parseInt(master.get("port"))),
+                        Long.parseLong(master.getOrDefault("config-epoch", "0"))));
             }
             catch (ExecutionException ex) {
                 last = ex.getCause();
-                continue;
             }
-            catch (TimeoutException ex) {
+            catch (TimeoutException | RuntimeException ex) {
                 last = ex;
-                continue;
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new RedisConnectionException("Interrupted while asking the Sentinels for master '"
                         + this.masterId + "'", ex);
             }
-            MasterAddress address;
-            long epoch;
-            try {
-                address = new MasterAddress(master.get("ip"), Integer.parseInt(master.get("port")));
-                epoch = Long.parseLong(master.getOrDefault("config-epoch", "0"));
-            }
-            catch (RuntimeException ex) {
-                last = ex;
-                continue;
-            }
-            seen.add(address);
-            epochs.add(epoch);
         }
-        for (int i = 0; i < seen.size(); i++) {
-            MasterAddress candidate = seen.get(i);
-            long epoch = epochs.get(i);
-            int votes = (int) seen.stream().filter(candidate::equals).count();
-            if (epoch > bestEpoch || (epoch == bestEpoch && votes > bestVotes)) {
-                best = candidate;
-                bestEpoch = epoch;
-                bestVotes = votes;
-            }
-        }
+        MasterAddress best = best(seen);
         if (best == null) {
             throw new RedisConnectionException("No Sentinel of " + sentinels + " told where master '" + this.masterId
                     + "' is within " + this.resolveTimeout.toMillis() + " ms (SENTINEL MASTER " + this.masterId
                     + "); last answer: " + last, last);
         }
         return best;
+    }
+
+    /** The address with the highest epoch, ties going to the one most Sentinels report; null when none answered. */
+    private static @Nullable MasterAddress best(List<Answer> seen) {
+        @Nullable MasterAddress best = null;
+        long bestEpoch = Long.MIN_VALUE;
+        int bestVotes = 0;
+        for (Answer answer : seen) {
+            int votes = (int) seen.stream().filter((other) -> other.address().equals(answer.address())).count();
+            if (answer.epoch() > bestEpoch || (answer.epoch() == bestEpoch && votes > bestVotes)) {
+                best = answer.address();
+                bestEpoch = answer.epoch();
+                bestVotes = votes;
+            }
+        }
+        return best;
+    }
+
+    /** One Sentinel's answer: where it says the master is, and its configuration epoch. */
+    private record Answer(MasterAddress address, long epoch) {
     }
 
     private CompletableFuture<Map<String, String>> askMaster(RedisURI sentinel) {

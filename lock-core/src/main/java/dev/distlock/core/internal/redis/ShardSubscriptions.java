@@ -2,14 +2,12 @@ package dev.distlock.core.internal.redis;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
@@ -63,7 +61,7 @@ final class ShardSubscriptions implements AutoCloseable {
 
     private final Timer timer;
 
-    private final ConcurrentMap<String, Shard> shards = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ShardChannel> shards = new ConcurrentHashMap<>();
 
     /** Unsubscribes this class sent and whose confirmation has not come yet, by channel and node. */
     private final ConcurrentMap<String, Integer> unsubscribing = new ConcurrentHashMap<>();
@@ -73,47 +71,6 @@ final class ShardSubscriptions implements AutoCloseable {
     private final Disposable topologyChanges;
 
     private volatile boolean closed;
-
-    /** Where one channel is subscribed. */
-    private static final class Shard {
-
-        /** The node the channel is subscribed on, or being subscribed on; null while it is on none. */
-        volatile @Nullable Address node;
-
-        /** A node known to have lost the slot (it dropped the channel or answered MOVED): a view naming it is stale. */
-        volatile @Nullable Address left;
-
-        volatile int staleViews;
-
-        /** Subscriptions that failed in a row; past {@link #STALE_VIEWS} only a topology change tries again. */
-        volatile int failures;
-
-        void left(Address node) {
-            if (!node.equals(this.left)) {
-                this.left = node;
-                this.staleViews = 0;
-            }
-        }
-    }
-
-    /**
-     * A node as the client's topology names it.
-     *
-     * @param host host or IP
-     * @param port port
-     */
-    record Address(String host, int port) {
-
-        static @Nullable Address of(@Nullable RedisClusterNode node) {
-            RedisURI uri = (node != null) ? node.getUri() : null;
-            return (uri != null) ? new Address(uri.getHost(), uri.getPort()) : null;
-        }
-
-        @Override
-        public String toString() {
-            return this.host + ":" + this.port;
-        }
-    }
 
     /**
      * Listens on the pub/sub connection (its node connections) and to the client's topology changes.
@@ -129,12 +86,12 @@ final class ShardSubscriptions implements AutoCloseable {
         pubSub.addListener(new RedisClusterPubSubAdapter<>() {
             @Override
             public void smessage(RedisClusterNode node, String channel, String message) {
-                deliver(Address.of(node), channel, message);
+                deliver(ShardNode.of(node), channel, message);
             }
 
             @Override
             public void sunsubscribed(RedisClusterNode node, String channel, long count) {
-                dropped(Address.of(node), channel);
+                dropped(ShardNode.of(node), channel);
             }
         });
         this.topologyChanges = client.getResources().eventBus().get()
@@ -144,9 +101,9 @@ final class ShardSubscriptions implements AutoCloseable {
 
     /** Subscribes a channel on the master of its slot; completes when that master confirmed it. */
     CompletableFuture<Void> subscribe(String channel) {
-        Shard shard = new Shard();
+        ShardChannel shard = new ShardChannel();
         this.shards.put(channel, shard);
-        Address master = masterOf(channel);
+        ShardNode master = masterOf(channel);
         if (master == null) {
             resync();
             return CompletableFuture.failedFuture(new IllegalStateException("No master serves the slot of channel "
@@ -157,19 +114,19 @@ final class ShardSubscriptions implements AutoCloseable {
 
     /** Unsubscribes a channel from the node it is subscribed on. */
     CompletableFuture<Void> unsubscribe(String channel) {
-        Shard shard = this.shards.remove(channel);
-        Address node = (shard != null) ? shard.node : null;
+        ShardChannel shard = this.shards.remove(channel);
+        ShardNode node = (shard != null) ? shard.node : null;
         return (node != null) ? unsubscribeOn(channel, node) : CompletableFuture.completedFuture(null);
     }
 
     /** Subscribes on a node; one {@code MOVED} reply (the node no longer serves the slot) is followed. */
-    private CompletableFuture<Void> subscribeOn(String channel, Shard shard, Address node, boolean followMoved) {
+    private CompletableFuture<Void> subscribeOn(String channel, ShardChannel shard, ShardNode node, boolean followMoved) {
         shard.node = node;
         CompletableFuture<Void> subscribed = connection(node)
             .thenCompose((connection) -> connection.async().ssubscribe(channel).toCompletableFuture());
         if (followMoved) {
             subscribed = subscribed.exceptionallyCompose((ex) -> {
-                Address moved = movedTo(ex);
+                ShardNode moved = ShardNode.movedTo(ex);
                 if (moved == null || this.shards.get(channel) != shard || shard.node != node) {
                     return CompletableFuture.failedFuture(ex);
                 }
@@ -192,7 +149,7 @@ final class ShardSubscriptions implements AutoCloseable {
         });
     }
 
-    private CompletableFuture<Void> unsubscribeOn(String channel, Address node) {
+    private CompletableFuture<Void> unsubscribeOn(String channel, ShardNode node) {
         String key = channel + '@' + node;
         this.unsubscribing.merge(key, 1, Integer::sum);
         return connection(node)
@@ -205,7 +162,7 @@ final class ShardSubscriptions implements AutoCloseable {
     }
 
     /** The pub/sub connection to a node; failed (not thrown) for a node the client's view does not know. */
-    private CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection(Address node) {
+    private CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection(ShardNode node) {
         try {
             return this.pubSub.getConnectionAsync(node.host(), node.port());
         }
@@ -214,19 +171,19 @@ final class ShardSubscriptions implements AutoCloseable {
         }
     }
 
-    private void deliver(@Nullable Address node, String channel, String message) {
-        Shard shard = this.shards.get(channel);
+    private void deliver(@Nullable ShardNode node, String channel, String message) {
+        ShardChannel shard = this.shards.get(channel);
         if (shard != null && node != null && node.equals(shard.node)) {
             this.messages.accept(channel, message);
         }
     }
 
     /** A {@code SUNSUBSCRIBE} confirmed: ours, or Redis dropped the channel because the node lost its slot. */
-    private void dropped(@Nullable Address node, String channel) {
+    private void dropped(@Nullable ShardNode node, String channel) {
         if (node == null || confirmed(channel + '@' + node)) {
             return;
         }
-        Shard shard = this.shards.get(channel);
+        ShardChannel shard = this.shards.get(channel);
         if (shard != null && node.equals(shard.node)) {
             logger.debug("Redis dropped shard channel {} on {} (its slot moved); following the topology", channel,
                     node);
@@ -262,11 +219,11 @@ final class ShardSubscriptions implements AutoCloseable {
             return;
         }
         boolean again = false;
-        for (Map.Entry<String, Shard> entry : this.shards.entrySet()) {
+        for (Map.Entry<String, ShardChannel> entry : this.shards.entrySet()) {
             String channel = entry.getKey();
-            Shard shard = entry.getValue();
-            Address master = masterOf(channel);
-            Address current = shard.node;
+            ShardChannel shard = entry.getValue();
+            ShardNode master = masterOf(channel);
+            ShardNode current = shard.node;
             if (master == null) {
                 again |= current == null;
                 continue;
@@ -297,29 +254,8 @@ final class ShardSubscriptions implements AutoCloseable {
         }
     }
 
-    /** The node of a {@code MOVED <slot> <host>:<port>} error, or null for another failure. */
-    static @Nullable Address movedTo(Throwable failure) {
-        Throwable ex = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-                : failure;
-        String message = ex.getMessage();
-        if (message == null || !message.startsWith("MOVED ")) {
-            return null;
-        }
-        String[] parts = message.split(" ");
-        int colon = (parts.length == 3) ? parts[2].lastIndexOf(':') : -1;
-        if (colon <= 0) {
-            return null;
-        }
-        try {
-            return new Address(parts[2].substring(0, colon), Integer.parseInt(parts[2].substring(colon + 1)));
-        }
-        catch (NumberFormatException notAPort) {
-            return null;
-        }
-    }
-
-    private @Nullable Address masterOf(String channel) {
-        return Address.of(this.client.getPartitions().getMasterBySlot(SlotHash.getSlot(channel)));
+    private @Nullable ShardNode masterOf(String channel) {
+        return ShardNode.of(this.client.getPartitions().getMasterBySlot(SlotHash.getSlot(channel)));
     }
 
     private void later(long millis, Runnable task) {

@@ -9,7 +9,7 @@ import dev.distlock.core.LockOperationException;
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.AttemptResult;
 import dev.distlock.core.internal.protocol.LockKeys;
-import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.protocol.RacingProtocol;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.scripts.RedLockAbandonArgs;
 import dev.distlock.core.internal.scripts.RedLockFenceArgs;
@@ -36,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * had it, and fails with an unknown outcome otherwise (the caller then retries it in the background).</li>
  * </ul>
  */
-final class RedLockProtocol implements LockProtocol {
+final class RedLockProtocol implements RacingProtocol {
 
     /** Separates an acquisition's owner token from its attempt number in the attempt owner token. */
     static final String ATTEMPT_SEPARATOR = "/";

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.core.internal.LockEngine;
-import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.protocol.RacingProtocol;
 import dev.distlock.core.internal.redis.RedisGateway;
 
 /** Builds the parts of a {@code dev.distlock.core.RedLockClient}: its engine's gateway and its lock protocols. */
@@ -21,7 +21,7 @@ public final class RedLocks {
         return new RedLockSubscriptions(List.copyOf(nodes), nodeTimeout.toNanos());
     }
 
-    public static LockProtocol protocol(LockEngine engine, List<RedisGateway> nodes, String name,
+    public static RacingProtocol protocol(LockEngine engine, List<RedisGateway> nodes, String name,
             Duration nodeTimeout) {
         return new RedLockProtocol(engine, new RedLockNodes(engine, nodes, nodeTimeout.toNanos()), engine.keys(name));
     }

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
-import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import dev.distlock.core.internal.protocol.OwnerTokens;
@@ -50,10 +49,10 @@ final class AcquireFailures {
      * No usable reply to an attempt: its grant may still happen, so the owner is abandoned (tombstone, owner-checked
      * clean-up, retried) and the acquisition fails with {@link #unknownOutcome}.
      */
-    static void abandonUnknownOutcome(LockEngine engine, LockProtocol protocol, AcquisitionRequest request,
+    static void abandonUnknownOutcome(WaitContext client, LockProtocol protocol, AcquisitionRequest request,
             CompletableFuture<Grant> result, Throwable ex) {
-        engine.cleanup().abandon(protocol, request.owner(), request.leaseMillis());
-        result.completeExceptionally(unknownOutcome(protocol.lockName(), ex, engine.options().operationTimeout()));
+        client.cleanup().abandon(protocol, request.owner(), request.leaseMillis());
+        result.completeExceptionally(unknownOutcome(protocol.lockName(), ex, client.options().operationTimeout()));
     }
 
     /** No usable reply (timeout, connection lost, error): the outcome is unknown and is being cleaned up. */

@@ -8,10 +8,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockNotAcquiredException;
-import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.AttemptResult;
 import dev.distlock.core.internal.protocol.Grant;
-import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.protocol.RacingProtocol;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AcquireOperation {
 
-    private final LockEngine engine;
+    private final WaitContext client;
 
-    private final LockProtocol protocol;
+    private final RacingProtocol protocol;
 
     private final String context;
 
@@ -43,12 +42,12 @@ public final class AcquireOperation {
 
     private volatile boolean racing;
 
-    public AcquireOperation(LockEngine engine, LockProtocol protocol, long leaseMillis, String context,
+    public AcquireOperation(WaitContext client, RacingProtocol protocol, long leaseMillis, String context,
             Duration waitTime) {
-        this.engine = engine;
+        this.client = client;
         this.protocol = protocol;
         this.context = context;
-        this.request = AcquisitionRequest.startingNow(engine.newOwner(), leaseMillis, waitTime);
+        this.request = AcquisitionRequest.startingNow(client.newOwner(), leaseMillis, waitTime);
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
@@ -60,18 +59,18 @@ public final class AcquireOperation {
 
     private void onReply(@Nullable AttemptResult reply, @Nullable Throwable ex, long generation) {
         if (ex != null) {
-            AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
+            AcquireFailures.abandonUnknownOutcome(this.client, this.protocol, this.request, this.result, ex);
             return;
         }
         Grant grant = reply.grant();
         if (grant != null) {
             if (grant.expiredOnArrival(this.request.leaseMillis())) {
-                this.engine.cleanup().releaseQuietly(this.protocol, grant.owner());
+                this.client.cleanup().releaseQuietly(this.protocol, grant.owner());
                 this.result.completeExceptionally(
                         AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.request.leaseMillis()));
             }
             else if (!this.result.complete(grant)) {
-                this.engine.cleanup().releaseQuietly(this.protocol, grant.owner());
+                this.client.cleanup().releaseQuietly(this.protocol, grant.owner());
             }
             return;
         }
@@ -109,7 +108,7 @@ public final class AcquireOperation {
     }
 
     private void enterRoom(long remaining) {
-        WaitRoom entered = this.engine.waitRooms().enter(this.protocol.channel(), this.protocol.publishesReleases());
+        WaitRoom entered = this.client.waitRooms().enter(this.protocol.channel(), this.protocol.publishesReleases());
         this.room = entered;
         CompletableFuture<Void> turn = this.protocol.singleRacer() ? entered.racer().acquire()
                 : CompletableFuture.completedFuture(null);
@@ -117,7 +116,7 @@ public final class AcquireOperation {
             if (this.protocol.singleRacer()) {
                 entered.racer().leave(turn);
             }
-            this.engine.waitRooms().leave(entered);
+            this.client.waitRooms().leave(entered);
             if (ex instanceof CancellationException) {
                 // Interrupted or cancelled: a grant in flight is abandoned when it arrives; leave any queue now.
                 this.protocol.leaveQueue(this.request.owner());
@@ -126,7 +125,7 @@ public final class AcquireOperation {
         // Bounds the wait for the racer slot; cancelled on completion so long waits leave no timer behind.
         ScheduledFuture<?> deadline;
         try {
-            deadline = this.engine.scheduler().schedule(() -> {
+            deadline = this.client.scheduler().schedule(() -> {
                 if (!this.racing) {
                     notAcquired();
                 }
@@ -138,7 +137,7 @@ public final class AcquireOperation {
         }
         this.result.whenComplete((grant, ex) -> deadline.cancel(false));
         // Attempt only once subscribed, so a release between the refused attempt and the subscription is not missed.
-        turn.thenCompose((ignored) -> this.engine.waitRooms().subscribedOrDone(entered)
+        turn.thenCompose((ignored) -> this.client.waitRooms().subscribedOrDone(entered)
                 .completeOnTimeout(null, Math.max(0, this.request.remainingNanos()), TimeUnit.NANOSECONDS))
             .thenRun(() -> {
                 this.racing = true;
@@ -156,6 +155,6 @@ public final class AcquireOperation {
     }
 
     private long sleepNanos(long holderPttlMillis) {
-        return CheckCadence.racing(this.engine.options().maxBackoff().toNanos(), holderPttlMillis);
+        return CheckCadence.racing(this.client.options().maxBackoff().toNanos(), holderPttlMillis);
     }
 }

@@ -1,23 +1,20 @@
 package dev.distlock.core.internal.waiting;
 
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicReference;
 
-import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.QueueReply;
-import dev.distlock.core.internal.protocol.QueuedProtocol;
+import dev.distlock.core.internal.protocol.HandoffProtocol;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition of a {@link QueuedProtocol queued lock}, from the first attempt to a grant or a decision, without
+ * One acquisition of a {@link HandoffProtocol queued lock}, from the first attempt to a grant or a decision, without
  * blocking a thread.
  *
  * <p>The first attempt goes straight to Redis: an uncontended acquire is one round trip. A refused caller that may
@@ -27,96 +24,89 @@ import org.slf4j.LoggerFactory;
  * on its place only when the announcement may have been lost: after the holder's lease can have ended (a dead holder's
  * lease runs out; the check hands the lock over), or after a back-off of {@code maxBackoff} for the head of the
  * queue ({@code maxBackoff * (k + 1)^2} for the waiter k places back, at most 100 back-offs), whichever is first,
- * never beyond the deadline. One loop per waiter: at any moment one timer is armed or one subscription or attempt is
- * on its way, never more; the timer serves both the checks and the deadline, which also holds while the waiter
- * subscribes (a subscription that never confirms does not hold the operation past its wait time).
+ * never beyond the deadline. One {@link CheckLoop} per waiter: at any moment one timer is armed or one subscription
+ * or attempt is on its way, never more; the timer serves both the checks and the deadline, which also holds while the
+ * waiter subscribes (a subscription that never confirms does not hold the operation past its wait time).
  *
- * <p>{@link #start()}'s future is the arbiter of every race: whoever completes it first decides. A grant or handoff
- * that arrives after it was completed otherwise (cancelled, timed out, gave up) is released, a queue entry is removed,
- * and an attempt whose reply did not arrive is abandoned (tombstone and owner-checked clean-up).
+ * <p>The waiter moves through the {@link QueuedPhase}s, one method each; {@link #afterRefusal} decides where a refused
+ * attempt leads. {@link #start()}'s future is the arbiter of every race ({@link QueuedOutcome}).
  */
 public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private static final Logger logger = LoggerFactory.getLogger(QueuedAcquisition.class);
 
-    private final LockEngine engine;
+    private final WaitContext client;
 
-    private final QueuedProtocol protocol;
+    private final HandoffProtocol protocol;
 
     private final AcquisitionRequest request;
 
-    private final CompletableFuture<Grant> result = new CompletableFuture<>();
+    private final boolean tokenOnDemand;
 
+    private final QueuedOutcome outcome;
+
+    private final AtomicReference<QueuedPhase> phase = new AtomicReference<>(QueuedPhase.ATTEMPTING);
+
+    private final CheckLoop loop;
+
+    private final OfferConfirmation confirmation;
+
+    /** The place in the queue; empty while not queued. */
     private volatile String entry = "";
 
+    /** The reply that queued this waiter, for the check cadence when it becomes its room's checker. */
     private volatile @Nullable QueueReply reference;
-
-    private volatile boolean abandoned;
-
-    /** The last refusal, naming the holder for the not-acquired message. */
-    private volatile @Nullable QueueReply lastRefusal;
 
     private volatile HandoffRooms.@Nullable Room room;
 
-    private volatile @Nullable ScheduledFuture<?> timer;
-
-    /** Guards the one check loop: {@link #timerTicket} and {@link #stepPending}. */
-    private final ReentrantLock loop = new ReentrantLock();
-
-    /** Number of the armed timer: a timer that fires with an older one was superseded and does nothing. */
-    private long timerTicket;
-
-    /** A subscription or attempt is on its way: its completion takes the next step, and the room's calls wait. */
-    private boolean stepPending;
-
-    private final boolean tokenOnDemand;
-
-    public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime) {
-        this(engine, protocol, leaseMillis, waitTime, false);
+    public QueuedAcquisition(WaitContext client, HandoffProtocol protocol, long leaseMillis, Duration waitTime) {
+        this(client, protocol, leaseMillis, waitTime, false);
     }
 
     /**
      * With {@code tokenOnDemand} a grant on the uncontended path leaves its fencing token to the holder's request:
-     * for callers that may block when they ask for it (see {@code QueuedProtocol.attempt}).
+     * for callers that may block when they ask for it (see {@link HandoffProtocol#attempt}).
      */
-    public QueuedAcquisition(LockEngine engine, QueuedProtocol protocol, long leaseMillis, Duration waitTime,
+    public QueuedAcquisition(WaitContext client, HandoffProtocol protocol, long leaseMillis, Duration waitTime,
             boolean tokenOnDemand) {
-        this.engine = engine;
+        this.client = client;
         this.protocol = protocol;
-        this.request = AcquisitionRequest.startingNow(engine.newOwner(), leaseMillis, waitTime);
+        this.request = AcquisitionRequest.startingNow(client.newOwner(), leaseMillis, waitTime);
         this.tokenOnDemand = tokenOnDemand;
+        this.outcome = new QueuedOutcome(client, protocol, this.request);
+        this.confirmation = new OfferConfirmation(client.options(), protocol, this.request, this.outcome);
+        this.loop = new CheckLoop(client.scheduler(), this::onTimer, this.outcome::isDone);
     }
 
     /** Starts the operation. The future completes with a grant, or with LockNotAcquired/LockOperation exceptions. */
     public CompletableFuture<Grant> start() {
-        this.result.whenComplete((grant, ex) -> finish(ex));
-        if (this.request.willWait() && this.engine.handoffRooms().hasRoom(this.protocol.channel())) {
+        this.outcome.future().whenComplete((grant, ex) -> finish(ex));
+        if (this.request.willWait() && this.client.handoffRooms().hasRoom(this.protocol.channel())) {
             // Others of this client wait on the name (or did a moment ago): queue at once, once listening.
-            queueOnceSubscribed(enterRoom());
+            subscribe(enterRoom());
         }
         else {
-            send(false);
+            attempt(false);
         }
-        return this.result;
+        return this.outcome.future();
     }
 
-    private void send(boolean queue) {
-        if (this.result.isDone()) {
+    QueuedPhase phase() {
+        return this.phase.get();
+    }
+
+    private void enter(QueuedPhase next) {
+        this.phase.updateAndGet((current) -> (current == QueuedPhase.DONE) ? QueuedPhase.DONE : next);
+    }
+
+    /** ATTEMPTING: one attempt; {@code queue} keeps (or takes) a place in the queue when refused. */
+    private void attempt(boolean queue) {
+        if (this.outcome.isDone()) {
             return;
         }
-        this.loop.lock();
-        try {
-            // The attempt is the loop's next step: it supersedes a timer armed meanwhile (the deadline kept while
-            // subscribing); its reply arms the next one.
-            this.stepPending = true;
-            this.timerTicket++;
-            cancelTimer();
-        }
-        finally {
-            this.loop.unlock();
-        }
-        long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos()))
-                : 0;
+        enter(QueuedPhase.ATTEMPTING);
+        this.loop.stepStarted();
+        long waitMillis = queue ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.request.remainingNanos())) : 0;
         this.protocol.attempt(this.request.owner(), this.request.leaseMillis(), waitMillis, this.entry,
                 this.tokenOnDemand)
             .whenComplete(this::onReply);
@@ -124,8 +114,7 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
 
     private void onReply(@Nullable QueueReply reply, @Nullable Throwable ex) {
         if (ex != null) {
-            this.abandoned = true;
-            AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
+            this.outcome.noReply(ex);
             return;
         }
         Grant grant = reply.grant();
@@ -135,80 +124,90 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
                 // Handed over while this check was on its way: the announcement may still come; it is not an orphan.
                 entered.settle(this.request.owner());
             }
-            deliver(grant);
+            this.outcome.granted(grant);
             return;
         }
-        this.lastRefusal = reply;
-        if (this.result.isDone()) {
-            // A late reply. After a grant it is stale (the entry it reports was popped by the handoff): ignore it.
-            // After giving up, take the entry it may have made out of the queue again.
-            if (this.result.isCompletedExceptionally() && reply.queued()) {
-                this.engine.cleanup().leaveQueue(this.protocol, this.request.owner(), reply.entry(),
-                        this.request.leaseMillis());
-            }
+        if (this.outcome.refusedLate(reply)) {
             return;
         }
+        boolean skipped = !reply.queued() && !this.entry.isEmpty();
         if (reply.queued()) {
-            if (this.entry.isEmpty() && logger.isDebugEnabled()) {
-                logger.debug("Waiting for lock '{}' (owner {}): queued at position {} behind {}",
-                        this.protocol.lockName(), this.request.owner(), reply.position(), reply.holder());
-            }
-            this.entry = reply.entry();
-            this.reference = reply;
-        }
-        else if (!this.entry.isEmpty()) {
-            // Skipped while queued (our client did not hear the handoff): queue again at once.
-            this.entry = "";
-            send(true);
-            return;
+            holdPlace(reply);
         }
         long remaining = this.request.remainingNanos();
-        if (remaining <= 0 || !this.request.willWait()) {
-            notAcquired();
-            return;
-        }
-        if (!reply.queued()) {
-            if (this.room == null) {
-                queueOnceSubscribed(enterRoom());
-            }
-            else {
-                // Refused without queueing (a tombstone of an earlier attempt, or not yet listening): back off.
-                schedule(Math.min(CheckCadence.jittered(this.engine.options().maxBackoff().toNanos()), remaining));
-            }
-            return;
-        }
-        HandoffRooms.Room entered = this.room;
-        RejectedExecutionException closing;
-        this.loop.lock();
-        try {
-            // Decided with the loop held: a becameChecker() meanwhile waits for the timer armed here, then re-arms it.
-            boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
-            // A waiter behind another of this client's waiters only keeps its deadline; the one ahead checks.
-            long sleep = checker ? CheckCadence.queued(this.engine.options().maxBackoff(), reply) : remaining;
-            closing = arm(Math.min(sleep, remaining), false);
-        }
-        finally {
-            this.loop.unlock();
-        }
-        if (closing != null) {
-            closed(closing);
+        switch (afterRefusal(reply, skipped, remaining)) {
+            case ATTEMPTING -> queueAgain();
+            case SUBSCRIBING -> subscribe(enterRoom());
+            case BACKING_OFF -> backOff(remaining);
+            case QUEUED -> sleepQueued(reply, remaining);
+            case DONE -> this.outcome.notAcquired();
+            case CONFIRMING -> throw new IllegalStateException("Only an announcement offers the lock");
         }
     }
 
-    /**
-     * Queues once this client listens on the wake channel: a handoff announced before that would find nobody and skip
-     * this waiter. The deadline holds meanwhile, however long the subscription takes.
-     */
-    private void queueOnceSubscribed(HandoffRooms.Room entered) {
-        CompletableFuture<Void> listening = entered.subscribedOrFailed();
-        if (!listening.isDone()) {
-            RejectedExecutionException closing = arm(Math.max(0, this.request.remainingNanos()), true);
-            if (closing != null) {
-                closed(closing);
-                return;
-            }
+    /** The phase a refused attempt leads to. */
+    private QueuedPhase afterRefusal(QueueReply reply, boolean skipped, long remaining) {
+        if (skipped) {
+            // Skipped while queued (our client did not hear the handoff): queue again at once.
+            return QueuedPhase.ATTEMPTING;
         }
-        listening.thenRun(() -> send(true));
+        if (remaining <= 0 || !this.request.willWait()) {
+            return QueuedPhase.DONE;
+        }
+        if (reply.queued()) {
+            return QueuedPhase.QUEUED;
+        }
+        // Refused without queueing: not listening yet, or (listening) a tombstone of an earlier attempt.
+        return (this.room == null) ? QueuedPhase.SUBSCRIBING : QueuedPhase.BACKING_OFF;
+    }
+
+    private void holdPlace(QueueReply reply) {
+        if (this.entry.isEmpty() && logger.isDebugEnabled()) {
+            logger.debug("Waiting for lock '{}' (owner {}): queued at position {} behind {}",
+                    this.protocol.lockName(), this.request.owner(), reply.position(), reply.holder());
+        }
+        this.entry = reply.entry();
+        this.reference = reply;
+    }
+
+    private void queueAgain() {
+        this.entry = "";
+        attempt(true);
+    }
+
+    /**
+     * SUBSCRIBING: queues once this client listens on the wake channel, as a handoff announced before that would find
+     * nobody and skip this waiter. The deadline holds meanwhile, however long the subscription takes.
+     */
+    private void subscribe(HandoffRooms.Room entered) {
+        enter(QueuedPhase.SUBSCRIBING);
+        CompletableFuture<Void> listening = entered.subscribedOrFailed();
+        if (!listening.isDone() && failedToArm(this.loop.arm(Math.max(0, this.request.remainingNanos()), true))) {
+            return;
+        }
+        listening.thenRun(() -> attempt(true));
+    }
+
+    /** BACKING_OFF: refused without a place in the queue; try again after a jittered back-off. */
+    private void backOff(long remaining) {
+        enter(QueuedPhase.BACKING_OFF);
+        failedToArm(this.loop.arm(
+                Math.min(CheckCadence.jittered(this.client.options().maxBackoff().toNanos()), remaining), false));
+    }
+
+    /**
+     * QUEUED: sleeps until the announcement or the timer. Decided with the loop held: a becameChecker() meanwhile waits
+     * for the timer armed here, then re-arms it. A waiter behind another of this client's waiters only keeps its
+     * deadline; the one ahead checks.
+     */
+    private void sleepQueued(QueueReply reply, long remaining) {
+        enter(QueuedPhase.QUEUED);
+        HandoffRooms.Room entered = this.room;
+        failedToArm(this.loop.armDeciding(() -> {
+            boolean checker = entered == null || entered.standsAt(this.request.owner(), reply.position());
+            long sleep = checker ? CheckCadence.queued(this.client.options().maxBackoff(), reply) : remaining;
+            return Math.min(sleep, remaining);
+        }));
     }
 
     /** The local waiter ahead of this one left: check on the queue from now on. */
@@ -216,95 +215,35 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
     public void becameChecker() {
         QueueReply last = this.reference;
         long remaining = this.request.remainingNanos();
-        if (this.result.isDone() || last == null || remaining <= 0) {
+        if (this.outcome.isDone() || last == null || remaining <= 0) {
             return;
         }
-        RejectedExecutionException closing;
-        this.loop.lock();
-        try {
-            if (this.stepPending) {
-                // A subscription or check is on its way: its reply decides who checks, and arms the one timer.
-                return;
-            }
-            closing = arm(Math.min(CheckCadence.queued(this.engine.options().maxBackoff(), last), remaining), false);
-        }
-        finally {
-            this.loop.unlock();
-        }
-        if (closing != null) {
-            closed(closing);
-        }
+        failedToArm(this.loop.armUnlessStepPending(
+                () -> Math.min(CheckCadence.queued(this.client.options().maxBackoff(), last), remaining)));
     }
 
-    private HandoffRooms.Room enterRoom() {
-        HandoffRooms.Room entered = this.engine.handoffRooms().enter(this.protocol.channel(),
-                (orphan) -> this.engine.cleanup().releaseQuietly(this.protocol, orphan));
-        entered.expect(this.request.owner(), this);
-        this.room = entered;
-        if (this.result.isDone()) {
-            // Completed while entering: finish() may have missed the room.
-            leaveRoom();
+    /** The timer fired (the loop counts a step as on its way): check on the place, or give up at the deadline. */
+    private void onTimer() {
+        if (this.outcome.isDone()) {
+            return;
         }
-        return entered;
+        if (this.request.remainingNanos() <= 0) {
+            this.outcome.notAcquired();
+            return;
+        }
+        attempt(true);
     }
 
-    /**
-     * The wake channel said the lock was offered to this operation's owner: confirm the offer (a renewal to the full
-     * lease, acknowledged by replicas when configured), and hold the lock from the confirmation's send time: the key
-     * expires no earlier than a lease after that. An offer that lapsed before the confirmation (this process was
-     * paused) went on to the next waiter: queue again.
-     */
+    /** CONFIRMING: the wake channel said the lock was offered to this operation's owner. */
     @Override
     public void handedOver(Handoff handoff) {
-        logger.debug("Lock '{}' offered to owner {} (fencing token {}); confirming", this.protocol.lockName(),
-                this.request.owner(), handoff.fencingToken());
-        long sentAt = System.nanoTime();
-        CompletableFuture<Boolean> confirm = this.protocol.confirm(this.request.owner(), this.request.leaseMillis());
-        Grant early = runsBeforeConfirmation(handoff, sentAt, confirm);
-        if (early != null) {
-            deliver(early);
-            return;
-        }
-        confirm.whenComplete((confirmed, ex) -> {
-            if (ex != null) {
-                this.abandoned = true;
-                AcquireFailures.abandonUnknownOutcome(this.engine, this.protocol, this.request, this.result, ex);
-            }
-            else if (confirmed) {
-                deliver(new Grant(this.request.owner(), handoff.fencingToken(), sentAt));
-            }
-            else {
-                offerLapsed();
-            }
-        });
+        enter(QueuedPhase.CONFIRMING);
+        this.confirmation.confirm(handoff, this::offerLapsed);
     }
 
-    /**
-     * The grant the holder can run on at once, its confirmation still on its way, or null when it must wait for it.
-     * The offer set the key to expire an offer time after the release ran, and the release ran after this
-     * acquisition started (it popped an entry this acquisition queued), so until the confirmation answers, validity
-     * counts as if granted at the start for the offer time. Only while that leaves at least half the offer, and never
-     * with replica acknowledgement (the grant waits for the replicas). A confirmation Redis refuses makes the hold
-     * lost; one that fails leaves the validity at the offer's.
-     */
-    private @Nullable Grant runsBeforeConfirmation(Handoff handoff, long confirmSentAt,
-            CompletableFuture<Boolean> confirm) {
-        if (this.engine.options().replicaAcks() > 0) {
-            return null;
-        }
-        long leaseNanos = TimeUnit.MILLISECONDS.toNanos(this.request.leaseMillis());
-        long offerNanos = Math.min(leaseNanos, this.engine.options().handoffOffer().toNanos());
-        long validUntil = this.request.startNanos() + offerNanos - Grant.driftNanos(this.request.leaseMillis());
-        if (validUntil - System.nanoTime() < offerNanos / 2) {
-            return null;
-        }
-        CompletableFuture<Long> confirmation = confirm.thenApply((confirmed) -> confirmed ? confirmSentAt : -1L);
-        return new Grant(this.request.owner(), handoff.fencingToken(),
-                this.request.startNanos() - (leaseNanos - offerNanos), confirmation);
-    }
-
+    /** The offer lapsed before the confirmation (this process was paused) and went on: queue again. */
     private void offerLapsed() {
-        if (this.result.isDone()) {
+        if (this.outcome.isDone()) {
             return;
         }
         logger.debug("Offer of lock '{}' to owner {} lapsed before it was confirmed; queueing again",
@@ -313,125 +252,48 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
         if (entered != null) {
             entered.expect(this.request.owner(), this);
         }
-        this.entry = "";
-        send(true);
+        queueAgain();
     }
 
-    private void deliver(Grant grant) {
-        if (this.result.isDone() && !this.result.isCompletedExceptionally()) {
-            // The same grant arrived twice (announcement and check): nothing to do.
-            return;
+    private HandoffRooms.Room enterRoom() {
+        HandoffRooms.Room entered = this.client.handoffRooms().enter(this.protocol.channel(),
+                (orphan) -> this.client.cleanup().releaseQuietly(this.protocol, orphan));
+        entered.expect(this.request.owner(), this);
+        this.room = entered;
+        if (this.outcome.isDone()) {
+            // Completed while entering: finish() may have missed the room.
+            leaveRoom();
         }
-        if (grant.expiredOnArrival(this.request.leaseMillis())) {
-            this.result.completeExceptionally(
-                    AcquireFailures.tooSlow(this.protocol.lockName(), grant, this.request.leaseMillis()));
-            this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
-            return;
-        }
-        if (!this.result.complete(grant) && this.result.isCompletedExceptionally()) {
-            // Given up before the grant arrived: it belongs to nobody, pass the lock on.
-            this.engine.cleanup().releaseQuietly(this.protocol, this.request.owner());
-        }
-    }
-
-    private void schedule(long nanos) {
-        RejectedExecutionException closing = arm(nanos, false);
-        if (closing != null) {
-            closed(closing);
-        }
-    }
-
-    /**
-     * Arms the loop's one timer in place of any other. {@code subscribing}: a subscription is on its way meanwhile
-     * (the timer is the deadline). Returns why the timer cannot run when the client is closing, for the caller to
-     * fail the operation once it no longer holds the loop.
-     */
-    private @Nullable RejectedExecutionException arm(long nanos, boolean subscribing) {
-        this.loop.lock();
-        try {
-            long ticket = ++this.timerTicket;
-            this.stepPending = subscribing;
-            cancelTimer();
-            try {
-                this.timer = this.engine.scheduler().schedule(() -> onTimer(ticket), nanos, TimeUnit.NANOSECONDS);
-            }
-            catch (RejectedExecutionException closing) {
-                return closing;
-            }
-        }
-        finally {
-            this.loop.unlock();
-        }
-        if (this.result.isDone()) {
-            cancelTimer();
-        }
-        return null;
+        return entered;
     }
 
     @Override
     public void clientClosed() {
-        closed(null);
+        this.outcome.closed(null);
     }
 
-    /** The client was closed under this operation: every future the client handed out still completes. */
-    private void closed(@Nullable Throwable cause) {
-        this.result.completeExceptionally(AcquireFailures.clientClosed(this.protocol.lockName(), cause));
+    /** Fails the operation when its timer could not be armed (the client is closing); true if so. */
+    private boolean failedToArm(@Nullable RejectedExecutionException closing) {
+        if (closing != null) {
+            this.outcome.closed(closing);
+        }
+        return closing != null;
     }
 
-    private void onTimer(long ticket) {
-        this.loop.lock();
-        try {
-            if (ticket != this.timerTicket) {
-                // Superseded while firing: a later timer or an attempt took the loop over.
-                return;
-            }
-            this.timerTicket++;
-            this.stepPending = true;
-        }
-        finally {
-            this.loop.unlock();
-        }
-        if (this.result.isDone()) {
-            return;
-        }
-        if (this.request.remainingNanos() <= 0) {
-            notAcquired();
-            return;
-        }
-        send(true);
-    }
-
-    private void notAcquired() {
-        this.result.completeExceptionally(AcquireFailures.notAcquired(this.protocol.lockName(), this.request.waitTime(),
-                this.lastRefusal));
-    }
-
-    /** Runs once when the result is completed, by anyone: a grant stays; anything else gives the place up. */
+    /** DONE: runs once when the result is completed, by anyone: a grant stays; anything else gives the place up. */
     private void finish(@Nullable Throwable ex) {
-        cancelTimer();
+        this.phase.set(QueuedPhase.DONE);
+        this.loop.cancel();
         leaveRoom();
-        if (ex == null || this.abandoned) {
-            return;
-        }
-        String queued = this.entry;
-        if (!queued.isEmpty() || ex instanceof CancellationException) {
-            this.engine.cleanup().leaveQueue(this.protocol, this.request.owner(), queued, this.request.leaseMillis());
-        }
+        this.outcome.leavePlace(ex, this.entry);
     }
 
     private void leaveRoom() {
         HandoffRooms.Room entered = this.room;
         if (entered != null) {
             entered.forget(this.request.owner());
-            this.engine.handoffRooms().leave(entered);
+            this.client.handoffRooms().leave(entered);
             this.room = null;
-        }
-    }
-
-    private void cancelTimer() {
-        ScheduledFuture<?> scheduled = this.timer;
-        if (scheduled != null) {
-            scheduled.cancel(false);
         }
     }
 }

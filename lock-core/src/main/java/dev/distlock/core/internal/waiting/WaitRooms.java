@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import dev.distlock.core.internal.protocol.LocalWakeUps;
 import dev.distlock.core.internal.redis.RedisGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * last one out unsubscribes. Subscribe and unsubscribe are issued inside the map's atomic update, so their order on
  * the pub/sub connection follows the reference count.
  */
-public final class WaitRooms {
+public final class WaitRooms implements LocalWakeUps {
 
     private static final Logger logger = LoggerFactory.getLogger(WaitRooms.class);
 
@@ -57,6 +58,11 @@ public final class WaitRooms {
         if (room != null) {
             room.wakeUp(message);
         }
+    }
+
+    @Override
+    public void wakeEveryone(String channel) {
+        wakeUp(channel, WaitRoom.EVERYONE);
     }
 
     public int activeRooms() {

@@ -14,18 +14,18 @@ class ShardSubscriptionsTests {
     @Test
     void aMovedReplyNamesTheNodeThatServesTheSlotNow() {
         RedisCommandExecutionException moved = new RedisCommandExecutionException("MOVED 3999 127.0.0.1:6381");
-        assertThat(ShardSubscriptions.movedTo(new CompletionException(moved)))
-            .isEqualTo(new ShardSubscriptions.Address("127.0.0.1", 6381));
-        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("MOVED 1 [::1]:7000")))
-            .isEqualTo(new ShardSubscriptions.Address("[::1]", 7000));
+        assertThat(ShardNode.movedTo(new CompletionException(moved)))
+            .isEqualTo(new ShardNode("127.0.0.1", 6381));
+        assertThat(ShardNode.movedTo(new RedisCommandExecutionException("MOVED 1 [::1]:7000")))
+            .isEqualTo(new ShardNode("[::1]", 7000));
     }
 
     @Test
     void otherFailuresNameNoNode() {
-        assertThat(ShardSubscriptions.movedTo(new RedisConnectionException("Connection refused"))).isNull();
-        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("ASK 3999 127.0.0.1:6381")))
+        assertThat(ShardNode.movedTo(new RedisConnectionException("Connection refused"))).isNull();
+        assertThat(ShardNode.movedTo(new RedisCommandExecutionException("ASK 3999 127.0.0.1:6381")))
             .isNull();
-        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("MOVED 3999 :6381"))).isNull();
-        assertThat(ShardSubscriptions.movedTo(new RedisCommandExecutionException("MOVED 3999 host:port"))).isNull();
+        assertThat(ShardNode.movedTo(new RedisCommandExecutionException("MOVED 3999 :6381"))).isNull();
+        assertThat(ShardNode.movedTo(new RedisCommandExecutionException("MOVED 3999 host:port"))).isNull();
     }
 }

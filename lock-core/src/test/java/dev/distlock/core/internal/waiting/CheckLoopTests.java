@@ -70,9 +70,9 @@ class CheckLoopTests {
         LockEngine holder = engine(redis.uri());
         LockEngine waiter = engine(this.proxy.uri());
         QueuedProtocol held = new QueuedProtocol(holder, holder.keys("loop"));
-        new QueuedAcquisition(holder, held, 60_000, Duration.ZERO).start().get(5, TimeUnit.SECONDS);
-        QueuedAcquisition waiting = new QueuedAcquisition(waiter, new QueuedProtocol(waiter, waiter.keys("loop")),
-                60_000, Duration.ofSeconds(60));
+        new QueuedAcquisition(holder.waiting(), held, 60_000, Duration.ZERO).start().get(5, TimeUnit.SECONDS);
+        QueuedAcquisition waiting = new QueuedAcquisition(waiter.waiting(),
+                new QueuedProtocol(waiter, waiter.keys("loop")), 60_000, Duration.ofSeconds(60));
         CompletableFuture<Grant> result = waiting.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{loop}:queue") == 1);
         long before = acquireCalls();
@@ -92,6 +92,24 @@ class CheckLoopTests {
         assertThat(acquireCalls() - before).as("checks that were on their way at once").isEqualTo(1);
         assertThat(result).isNotDone();
         result.cancel(false);
+    }
+
+    @Test
+    void aRefusedWaiterSleepsQueuedAndIsDoneWithTheHandoff() throws Exception {
+        LockEngine holder = engine(redis.uri());
+        LockEngine waiter = engine(redis.uri());
+        QueuedProtocol held = new QueuedProtocol(holder, holder.keys("phases"));
+        Grant grant = new QueuedAcquisition(holder.waiting(), held, 60_000, Duration.ZERO).start()
+            .get(5, TimeUnit.SECONDS);
+        QueuedAcquisition waiting = new QueuedAcquisition(waiter.waiting(),
+                new QueuedProtocol(waiter, waiter.keys("phases")), 60_000, Duration.ofSeconds(60));
+        CompletableFuture<Grant> result = waiting.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiting.phase() == QueuedPhase.QUEUED);
+
+        assertThat(held.release(grant.owner()).get(5, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(result.get(10, TimeUnit.SECONDS).owner()).isNotEqualTo(grant.owner());
+        assertThat(waiting.phase()).isEqualTo(QueuedPhase.DONE);
     }
 
     private LockEngine engine(String uri) {
