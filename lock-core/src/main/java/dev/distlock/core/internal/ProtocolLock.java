@@ -166,13 +166,8 @@ public final class ProtocolLock implements RedisLock {
         return newLease(hold);
     }
 
-    /** Mints the token of a hold granted without one, on its holder's first request ({@link HoldKeeping}). */
-    private long mintToken(Hold hold) {
-        return this.holds.mintToken(hold);
-    }
-
     private DefaultLockLease newLease(Hold hold) {
-        return new DefaultLockLease(hold, this::releaseOneAsync, this::mintToken, this.endMoves);
+        return new DefaultLockLease(hold, this::releaseOneAsync, this.holds::mintToken, this.endMoves);
     }
 
     /** A new lease on the thread's hold, or null when its last lease was closed meanwhile. */
