@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Optional;
 
 import dev.distlock.core.LockLease;
-import dev.distlock.core.LockLostException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.RedisLockClient;
 import org.jspecify.annotations.Nullable;
@@ -219,9 +218,8 @@ public final class LeaderElection implements SmartLifecycle {
     }
 
     /**
-     * The term's epoch: the lease's fencing token, asked for while the lock is held (a blocking acquisition leaves
-     * the token to this request). Null when it could not be had (the lock was lost meanwhile, or Redis did not
-     * answer): the lease is released, and the election waits in line again after the retry delay.
+     * The term's epoch: the lease's fencing token, minted now that the lock is held; null when it could not be had
+     * (lock lost meanwhile, Redis silent): the lease is released and the election queues again after the retry delay.
      */
     private @Nullable Long epochOf(LockLease lease) {
         try {
@@ -245,7 +243,7 @@ public final class LeaderElection implements SmartLifecycle {
     private @Nullable Term begin(LockLease lease, long epoch) {
         Term term = new Term(this.group, lease, epoch);
         if (!this.thread.ifRunning(() -> this.current = term)) {
-            release(term);
+            term.release();
             return null;
         }
         lease.addLossListener((loss) -> {
@@ -283,7 +281,7 @@ public final class LeaderElection implements SmartLifecycle {
                     this.group, term.epoch(), ex);
         }
         finally {
-            release(term);
+            term.release();
             this.current = null;
         }
         if (ending != Term.Ending.LOST) {
@@ -292,19 +290,6 @@ public final class LeaderElection implements SmartLifecycle {
         }
         if (grantFailed) {
             this.thread.pauseInterruptibly(this.retryDelay);
-        }
-    }
-
-    private void release(Term term) {
-        try {
-            term.lease().close();
-        }
-        catch (LockLostException ex) {
-            // the loss was reported when it happened
-        }
-        catch (RuntimeException ex) {
-            logger.warn("Releasing the leadership of group '{}' (epoch {}) failed; it ends with its lease: {}",
-                    this.group, term.epoch(), ex.toString());
         }
     }
 

@@ -5,10 +5,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.distlock.core.LockLease;
+import dev.distlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One term of leadership: its lease, and how it ended, set once by whoever ends it first. */
 final class Term implements LeadershipContext {
+
+    private static final Logger logger = LoggerFactory.getLogger(LeaderElection.class);
 
     /** Why a term ended. */
     enum Ending {
@@ -56,6 +61,20 @@ final class Term implements LeadershipContext {
     @Override
     public void yield() {
         end(Ending.YIELDED);
+    }
+
+    /** Gives the term's lock back; a failure is logged (the lease ends by itself), a loss was reported already. */
+    void release() {
+        try {
+            this.lease.close();
+        }
+        catch (LockLostException ex) {
+            // the loss was reported when it happened
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Releasing the leadership of group '{}' (epoch {}) failed; it ends with its lease: {}",
+                    this.group, this.epoch, ex.toString());
+        }
     }
 
     /** When the term began (wall clock, for display). */
