@@ -121,4 +121,22 @@ class FixedLeaseLossTests extends RedisLockTest {
         }
         return calls;
     }
+
+    @Test
+    void aLeaseThatRanOutIsReportedLostToItsListenersWhenClosed() throws Exception {
+        RedisLock lock = this.clients.create().getLock("ran-out");
+        for (int i = 0; i < 5; i++) {
+            LockLease lease = lock.acquire(Duration.ZERO, Duration.ofMillis(300));
+            CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+            lease.addLossListener(lost::complete);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (lease.isHeld() && System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait();
+            }
+            // Closed the moment its holder sees it ran out, before any check could report it: still its loss.
+            assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);
+            assertThat(lost).as("round %d", i).isCompletedWithValueMatching(
+                    (loss) -> loss.reason() == LeaseLoss.Reason.EXPIRED);
+        }
+    }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LeaseLossListener;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.internal.protocol.Grant;
@@ -103,6 +104,10 @@ public final class DefaultLockLease implements LockLease {
         if (!this.closed.compareAndSet(false, true)) {
             return CompletableFuture.completedFuture(null);
         }
+        if (this.hold.state() == Hold.State.HELD && this.hold.isExpired(System.nanoTime())) {
+            // It ran out before anything reported it: that is its loss, told to its listeners before they go.
+            this.hold.markLost(LeaseLoss.Reason.EXPIRED);
+        }
         // A nested lease's listeners must not outlive it on the hold the outer lease keeps.
         this.listeners.forEach(this.hold::removeLossListener);
         return this.releaser.releaseOne(this.hold);
@@ -110,7 +115,8 @@ public final class DefaultLockLease implements LockLease {
 
     @Override
     public String toString() {
-        return "LockLease[name=" + name() + ", fencingToken=" + this.hold.knownFencingToken() + ", held=" + isHeld() + "]";
+        return "LockLease[name=" + name() + ", fencingToken=" + this.hold.knownFencingToken() + ", held=" + isHeld()
+                + "]";
     }
 
     /** Mints a hold's fencing token on the holder's first request, blocking for one round trip. */
