@@ -55,10 +55,31 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
      * @throws InvalidLockOptionException naming the first option whose value is refused
      */
     public LockClientOptions {
+        requireKeyPrefix(keyPrefix);
+        requireWatchdogLease(watchdogLease);
+        requirePositive("operationTimeout", operationTimeout);
+        requirePositive("maxBackoff", maxBackoff);
+        requirePositive("fencingCounterRetention", fencingCounterRetention);
+        if (maxNameLength < 1) {
+            throw new InvalidLockOptionException("maxNameLength", maxNameLength,
+                    "must be at least 1, was " + maxNameLength, null);
+        }
+        requireReplicaAcks(replicaAcks, replicaAckTimeout, operationTimeout);
+        if (replicaAckPolicy == null) {
+            throw new InvalidLockOptionException("replicaAckPolicy", null, "must be set, one of FAIL, WARN", null);
+        }
+        requireHandoffOffer(handoffOffer);
+        requireInstanceId(instanceId);
+    }
+
+    private static void requireKeyPrefix(@Nullable String keyPrefix) {
         if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
             throw new InvalidLockOptionException("keyPrefix", keyPrefix, "must not contain '{' or '}', was '"
                     + keyPrefix + "': the lock name inside braces is the Redis Cluster hash tag", null);
         }
+    }
+
+    private static void requireWatchdogLease(@Nullable Duration watchdogLease) {
         requirePositive("watchdogLease", watchdogLease);
         if (watchdogLease.compareTo(MIN_WATCHDOG_LEASE) < 0) {
             throw new InvalidLockOptionException("watchdogLease", watchdogLease, "must be at least "
@@ -69,13 +90,11 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
             throw new InvalidLockOptionException("watchdogLease", watchdogLease, "must be at most "
                     + MAX_LEASE_TIME.toDays() + " days, was " + DurationFormat.format(watchdogLease), null);
         }
-        requirePositive("operationTimeout", operationTimeout);
-        requirePositive("maxBackoff", maxBackoff);
-        requirePositive("fencingCounterRetention", fencingCounterRetention);
-        if (maxNameLength < 1) {
-            throw new InvalidLockOptionException("maxNameLength", maxNameLength,
-                    "must be at least 1, was " + maxNameLength, null);
-        }
+    }
+
+    /** {@code operationTimeout} is already checked. */
+    private static void requireReplicaAcks(int replicaAcks, @Nullable Duration replicaAckTimeout,
+            Duration operationTimeout) {
         if (replicaAcks < 0) {
             throw new InvalidLockOptionException("replicaAcks", replicaAcks, "must not be negative, was "
                     + replicaAcks + " (0 turns replica acknowledgement off)", null);
@@ -89,15 +108,18 @@ public record LockClientOptions(String keyPrefix, Duration watchdogLease, Durati
                             + " the replica-ack policy",
                     "operationTimeout");
         }
-        if (replicaAckPolicy == null) {
-            throw new InvalidLockOptionException("replicaAckPolicy", null, "must be set, one of FAIL, WARN", null);
-        }
+    }
+
+    private static void requireHandoffOffer(@Nullable Duration handoffOffer) {
         requirePositive("handoffOffer", handoffOffer);
         if (handoffOffer.compareTo(MIN_HANDOFF_OFFER) < 0) {
             throw new InvalidLockOptionException("handoffOffer", handoffOffer, "must be at least "
                     + DurationFormat.format(MIN_HANDOFF_OFFER) + ", was " + DurationFormat.format(handoffOffer)
                     + ": a live waiter needs a round trip to confirm the offer", null);
         }
+    }
+
+    private static void requireInstanceId(@Nullable String instanceId) {
         try {
             InstanceIds.validate(instanceId);
         }

@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
 
+import dev.distlock.core.internal.LockView;
+
 /**
  * A named lock held in Redis, shared by every process that uses the same name and key prefix.
  *
@@ -124,4 +126,19 @@ public interface RedisLock {
      * {@link IllegalMonitorStateException}, conditions are not supported.
      */
     Lock asLock();
+
+    /**
+     * The {@link #asLock()} view of a {@link RedisLock} implementation, for implementations outside this library (the
+     * in-memory client of {@code lock-test} is one): {@code lock()} waits on {@code lock.acquire} without a time limit
+     * (an interrupt is kept for later), {@code tryLock} calls {@code lock.tryAcquire}, {@code unlock()} runs
+     * {@code unlockCurrentThread}, conditions are not supported.
+     *
+     * @param lock the thread-reentrant lock whose blocking methods the view calls
+     * @param unlockCurrentThread releases the calling thread's innermost acquisition of {@code lock}, or throws
+     * {@link IllegalMonitorStateException} if it has none
+     * @return the view
+     */
+    static Lock lockView(RedisLock lock, Runnable unlockCurrentThread) {
+        return new LockView(lock, unlockCurrentThread);
+    }
 }

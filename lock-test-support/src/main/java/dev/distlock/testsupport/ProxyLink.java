@@ -137,27 +137,7 @@ final class ProxyLink {
                     }
                     if (framer == null) {
                         enqueue(Arrays.copyOf(buffer, read));
-                        continue;
-                    }
-                    try {
-                        List<byte[]> frames = framer.feed(buffer, read);
-                        if (direction == Direction.REQUESTS) {
-                            // marked before they are queued, so the writer holds the subscribe itself too
-                            subscriber |= frames.stream().anyMatch(RespFramer::isSubscribeRequest);
-                            enqueueJoined(frames);
-                            continue;
-                        }
-                        for (byte[] frame : frames) {
-                            if (faults.dropPubSub && RespFramer.isPubSubMessage(frame)) {
-                                faults.droppedMessages.incrementAndGet();
-                            } else {
-                                enqueue(frame);
-                            }
-                        }
-                    } catch (RespFramer.NotRespException e) {
-                        log.debug("fault proxy {}: {} is not RESP ({}); forwarding it unframed", id, name,
-                                e.getMessage());
-                        enqueue(framer.drain());
+                    } else if (!forwardFrames(framer, buffer, read)) {
                         framer = null;
                     }
                 }
@@ -168,6 +148,35 @@ final class ProxyLink {
                 if (!writer.isAlive()) {
                     pumpEnded();
                 }
+            }
+        }
+
+        /**
+         * Queues the whole frames read so far.
+         *
+         * @return false if the stream is not RESP: what the framer held is queued, and the rest goes unframed
+         */
+        private boolean forwardFrames(RespFramer framer, byte[] buffer, int read) {
+            try {
+                List<byte[]> frames = framer.feed(buffer, read);
+                if (direction == Direction.REQUESTS) {
+                    // marked before they are queued, so the writer holds the subscribe itself too
+                    subscriber |= frames.stream().anyMatch(RespFramer::isSubscribeRequest);
+                    enqueueJoined(frames);
+                    return true;
+                }
+                for (byte[] frame : frames) {
+                    if (faults.dropPubSub && RespFramer.isPubSubMessage(frame)) {
+                        faults.droppedMessages.incrementAndGet();
+                    } else {
+                        enqueue(frame);
+                    }
+                }
+                return true;
+            } catch (RespFramer.NotRespException e) {
+                log.debug("fault proxy {}: {} is not RESP ({}); forwarding it unframed", id, name, e.getMessage());
+                enqueue(framer.drain());
+                return false;
             }
         }
 

@@ -1,7 +1,5 @@
 package dev.distlock.testsupport;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -10,6 +8,8 @@ import java.util.stream.Collectors;
 import io.lettuce.core.RedisURI;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
+
+import dev.distlock.testsupport.SpawnedServers.Kind;
 
 /**
  * JUnit Jupiter extension that gives a test class real redis-server processes.
@@ -35,25 +35,19 @@ import org.junit.jupiter.api.Assumptions;
  * Servers are numbered as in {@link #servers()}: for {@link #withReplicas(int)}, the master is server 0 and
  * replica {@code i} is server {@code i + 1}.
  *
- * <p>Over 300 lines on purpose: one lifecycle (class or test scope, external Redis, replicas) behind three factory
- * families and their accessors.
+ * <p>{@link ScopedExtension} decides when to start and stop; {@link SpawnedServers} holds what was started.
  */
 public final class RedisExtension extends ScopedExtension<RuntimeException> {
 
     /** Environment variable with the URI of an external Redis for {@link #single()} (e.g. on CI). */
     public static final String EXTERNAL_URI_ENV = "DISTLOCK_TEST_REDIS_URI";
 
-    private static final Duration FLUSH_REPLICATION_TIMEOUT = Duration.ofSeconds(5);
-
-    private enum Kind { SINGLE, INDEPENDENT, REPLICAS }
-
     private final Kind kind;
     private final int count;
     private final RedisServerOptions options;
     private final @Nullable String externalUri;
 
-    private volatile @Nullable List<RedisServer> servers;
-    private volatile @Nullable RedisReplicaSet replicaSet;
+    private volatile @Nullable SpawnedServers spawned;
     private volatile boolean running;
 
     private RedisExtension(Kind kind, int count, RedisServerOptions options, @Nullable String externalUri) {
@@ -135,33 +129,18 @@ public final class RedisExtension extends ScopedExtension<RuntimeException> {
     @Override
     void start() {
         if (externalUri == null) {
-            switch (kind) {
-                case SINGLE -> servers = List.of(RedisServer.start(options));
-                case INDEPENDENT -> servers = RedisServers.start(count, options).servers();
-                case REPLICAS -> {
-                    RedisReplicaSet started = RedisReplicaSet.start(count, options);
-                    replicaSet = started;
-                    List<RedisServer> all = new ArrayList<>();
-                    all.add(started.master());
-                    all.addAll(started.replicas());
-                    servers = List.copyOf(all);
-                }
-            }
+            spawned = SpawnedServers.start(kind, count, options);
         }
         running = true;
     }
 
     @Override
     void stop() {
-        List<RedisServer> toStop = servers;
-        RedisReplicaSet set = replicaSet;
+        SpawnedServers toStop = spawned;
         running = false;
-        servers = null;
-        replicaSet = null;
-        if (set != null) {
-            set.close(); // replicas first, then the master
-        } else if (toStop != null) {
-            Closing.stopAll(toStop, null);
+        spawned = null;
+        if (toStop != null) {
+            toStop.stop();
         }
     }
 
@@ -202,7 +181,7 @@ public final class RedisExtension extends ScopedExtension<RuntimeException> {
         if (externalUri != null) {
             return List.of(externalUri);
         }
-        return spawned().stream().map(RedisServer::uri).collect(Collectors.toUnmodifiableList());
+        return spawned().servers().stream().map(RedisServer::uri).collect(Collectors.toUnmodifiableList());
     }
 
     /**
@@ -256,7 +235,7 @@ public final class RedisExtension extends ScopedExtension<RuntimeException> {
             throw new UnsupportedOperationException("The Redis at " + externalUri + " (from " + EXTERNAL_URI_ENV
                     + ") is external and cannot be controlled; call assumeControllable() first to skip this test");
         }
-        return spawned();
+        return spawned().servers();
     }
 
     /**
@@ -267,7 +246,7 @@ public final class RedisExtension extends ScopedExtension<RuntimeException> {
      */
     public RedisReplicaSet replicaSet() {
         requireRunning();
-        RedisReplicaSet set = replicaSet;
+        RedisReplicaSet set = spawned().replicaSet();
         if (set == null) {
             throw new IllegalStateException("replicaSet() needs RedisExtension.withReplicas(n); this one is " + kind);
         }
@@ -286,30 +265,14 @@ public final class RedisExtension extends ScopedExtension<RuntimeException> {
             LettuceCalls.call(external(), commands -> commands.flushall());
             return;
         }
-        RedisReplicaSet set = replicaSet;
-        List<RedisServer> targets = set != null ? List.of(set.master()) : spawned();
-        for (RedisServer server : spawned()) {
-            if (!server.isRunning() || server.isPaused()) {
-                throw new IllegalStateException(server + " is " + (server.isRunning() ? "paused" : "not running")
-                        + "; the test that stopped it should restart()/resume() it");
-            }
-        }
-        for (RedisServer server : targets) {
-            LettuceCalls.call(LettuceCalls.uriOf(server), commands -> {
-                commands.flushall();
-                if (set != null) {
-                    commands.waitForReplication(set.replicas().size(), FLUSH_REPLICATION_TIMEOUT.toMillis());
-                }
-                return null;
-            });
-        }
+        spawned().flushAll();
     }
 
     @Override
     public synchronized String toString() {
         return "RedisExtension[" + kind + (kind == Kind.SINGLE ? "" : " x" + count)
                 + (externalUri != null ? ", external " + externalUri : "")
-                + (running ? ", running " + servers : ", not running") + "]";
+                + (running ? ", running " + spawned : ", not running") + "]";
     }
 
     private void requireRunning() {
@@ -320,8 +283,8 @@ public final class RedisExtension extends ScopedExtension<RuntimeException> {
         }
     }
 
-    private List<RedisServer> spawned() {
-        List<RedisServer> current = servers;
+    private SpawnedServers spawned() {
+        SpawnedServers current = spawned;
         if (current == null) {
             throw new IllegalStateException("no servers were spawned");
         }

@@ -1,18 +1,14 @@
 package dev.distlock.testsupport;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A master, N replicas and three Sentinels watching them ({@code redis-server --sentinel}), all real processes on
@@ -31,8 +27,7 @@ import org.jspecify.annotations.Nullable;
  *       state it last saw.</li>
  * </ul>
  *
- * <p>Over 300 lines on purpose: its public controls (failover, partitions, roles) each need a documented, bounded
- * wait on the same Sentinel and replica state; formation alone is short.
+ * <p>{@link SentinelFormation} starts the set; {@link SentinelViews} reads what the Sentinels report and waits on it.
  */
 public final class RedisSentinelSet implements AutoCloseable {
 
@@ -48,19 +43,15 @@ public final class RedisSentinelSet implements AutoCloseable {
     /** The ACL user replicas authenticate as, so that a test can lock them out ({@link #partitionReplicas()}). */
     static final String REPLICATION_USER = "replicator";
 
-    private static final String REPLICATION_PASSWORD = "replicator-secret";
-    private static final int SENTINELS = 3;
-    private static final Duration POLL = Duration.ofMillis(50);
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-
     private final List<RedisServer> dataServers;
     private final List<RedisServer> sentinels;
-
+    private final SentinelViews views;
     private final Path aclDirectory;
 
-    private RedisSentinelSet(List<RedisServer> dataServers, List<RedisServer> sentinels, Path aclDirectory) {
+    RedisSentinelSet(List<RedisServer> dataServers, List<RedisServer> sentinels, Path aclDirectory) {
         this.dataServers = List.copyOf(dataServers);
         this.sentinels = List.copyOf(sentinels);
+        this.views = new SentinelViews(this.dataServers, this.sentinels);
         this.aclDirectory = aclDirectory;
     }
 
@@ -84,48 +75,7 @@ public final class RedisSentinelSet implements AutoCloseable {
      * @throws RedisServerException if a process cannot be started or the set does not settle in time
      */
     public static RedisSentinelSet start(int replicas, RedisServerOptions options) {
-        // replicas authenticate as their own ACL user: disabling it keeps them out after a disconnect. The users live
-        // in an ACL file, not on the command line, because Sentinel's CONFIG REWRITE would duplicate them.
-        Path aclDirectory;
-        try {
-            aclDirectory = TempDirs.create("distlock-sentinel-acl-");
-            Files.writeString(aclDirectory.resolve("users.acl"), "user default on nopass ~* &* +@all\n"
-                    + "user " + REPLICATION_USER + " on >" + REPLICATION_PASSWORD + " ~* &* +@all\n",
-                    StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new RedisServerException("Could not write the ACL file of a Sentinel set", e);
-        }
-        RedisServerOptions dataOptions = options.withArgs(
-                "--aclfile", aclDirectory.resolve("users.acl").toString(),
-                "--masteruser", REPLICATION_USER, "--masterauth", REPLICATION_PASSWORD);
-        RedisReplicaSet data;
-        try {
-            data = RedisReplicaSet.start(replicas, dataOptions);
-        } catch (RuntimeException e) {
-            TempDirs.delete(aclDirectory);
-            throw e;
-        }
-        List<RedisServer> all = new ArrayList<>();
-        all.add(data.master());
-        all.addAll(data.replicas());
-        List<RedisServer> sentinels = List.of();
-        try {
-            RedisServerOptions sentinelOptions = RedisServerOptions.defaults().withArgs(
-                    "--sentinel", "monitor", MASTER_NAME, RedisServer.HOST, Integer.toString(data.master().port()), "2",
-                    "--sentinel", "down-after-milliseconds", MASTER_NAME, Integer.toString(DOWN_AFTER_MILLIS),
-                    "--sentinel", "failover-timeout", MASTER_NAME, Integer.toString(FAILOVER_TIMEOUT_MILLIS),
-                    "--sentinel", "parallel-syncs", MASTER_NAME, Integer.toString(replicas));
-            sentinels = ParallelStart.start(SENTINELS, index -> RedisServer.start(sentinelOptions));
-            RedisSentinelSet set = new RedisSentinelSet(all, sentinels, aclDirectory);
-            set.awaitSentinelsReady(READY_TIMEOUT);
-            return set;
-        } catch (RuntimeException e) {
-            List<RedisServer> everything = new ArrayList<>(sentinels);
-            everything.addAll(all);
-            Closing.stopAll(everything, e);
-            TempDirs.delete(aclDirectory);
-            throw e;
-        }
+        return SentinelFormation.start(replicas, options);
     }
 
     /**
@@ -154,18 +104,7 @@ public final class RedisSentinelSet implements AutoCloseable {
      * @throws RedisServerException if no Sentinel answers
      */
     public RedisServer master() {
-        RedisException last = null;
-        for (RedisServer sentinel : sentinels) {
-            if (!sentinel.isRunning() || sentinel.isPaused()) {
-                continue;
-            }
-            try {
-                return byPort(masterPortSeenBy(sentinel));
-            } catch (RedisException e) {
-                last = e;
-            }
-        }
-        throw new RedisServerException("no Sentinel of " + this + " answered", last);
+        return views.master();
     }
 
     /** The running data servers other than the current master. */
@@ -197,10 +136,7 @@ public final class RedisSentinelSet implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "";
         while (true) {
-            for (RedisServer sentinel : sentinels) {
-                if (!sentinel.isRunning() || sentinel.isPaused()) {
-                    continue;
-                }
+            for (RedisServer sentinel : views.answering()) {
                 try {
                     String reply = LettuceCalls.callSentinel(LettuceCalls.uriOf(sentinel),
                             commands -> commands.failover(MASTER_NAME));
@@ -242,7 +178,7 @@ public final class RedisSentinelSet implements AutoCloseable {
     public long partitionReplicas() {
         RedisServer master = master();
         return LettuceCalls.call(LettuceCalls.uriOf(master), commands -> {
-            commands.aclSetuser(REPLICATION_USER, io.lettuce.core.AclSetuserArgs.Builder.off());
+            commands.aclSetuser(REPLICATION_USER, AclSetuserArgs.Builder.off());
             return commands.clientKill(KillArgs.Builder.typeSlave());
         });
     }
@@ -252,7 +188,7 @@ public final class RedisSentinelSet implements AutoCloseable {
         for (RedisServer server : dataServers) {
             if (server.isRunning() && !server.isPaused()) {
                 LettuceCalls.call(LettuceCalls.uriOf(server),
-                        commands -> commands.aclSetuser(REPLICATION_USER, io.lettuce.core.AclSetuserArgs.Builder.on()));
+                        commands -> commands.aclSetuser(REPLICATION_USER, AclSetuserArgs.Builder.on()));
             }
         }
     }
@@ -267,40 +203,7 @@ public final class RedisSentinelSet implements AutoCloseable {
      * @throws RedisServerException if that did not happen in time
      */
     public RedisServer awaitFailover(RedisServer previous, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String seen = "";
-        while (true) {
-            try {
-                RedisServer agreed = null;
-                boolean allAgree = true;
-                List<String> views = new ArrayList<>();
-                for (RedisServer sentinel : sentinels) {
-                    if (!sentinel.isRunning() || sentinel.isPaused()) {
-                        continue;
-                    }
-                    int port = masterPortSeenBy(sentinel);
-                    views.add(sentinel.port() + "->" + port);
-                    RedisServer master = byPort(port);
-                    if (agreed == null) {
-                        agreed = master;
-                    }
-                    allAgree &= (master == agreed);
-                }
-                seen = String.join(", ", views);
-                if (agreed != null && allAgree && agreed != previous && agreed.isRunning()
-                        && role(agreed).contains("role:master")) {
-                    return agreed;
-                }
-            } catch (RedisException | RedisServerException e) {
-                seen = seen + " (" + e.getMessage() + ")";
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new RedisServerException("the Sentinels did not fail over from " + previous + " within "
-                        + timeout + "; sentinel -> master port: " + seen + "\nlast log lines of a Sentinel:\n"
-                        + sentinels.get(0).logTail(20));
-            }
-            Sleeps.sleep(POLL);
-        }
+        return views.awaitFailover(previous, timeout);
     }
 
     /**
@@ -311,30 +214,7 @@ public final class RedisSentinelSet implements AutoCloseable {
      * @throws RedisServerException if the replicas did not all attach in time
      */
     public void awaitReplicasAttached(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String info = "";
-        while (true) {
-            try {
-                RedisServer master = master();
-                info = role(master);
-                boolean all = info.contains("role:master");
-                for (RedisServer server : dataServers) {
-                    if (server != master && server.isRunning() && !server.isPaused()) {
-                        all &= info.contains("port=" + server.port() + ",state=online");
-                    }
-                }
-                if (all) {
-                    return;
-                }
-            } catch (RedisException | RedisServerException e) {
-                info = info + "\n" + e.getMessage();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new RedisServerException("not every replica attached to the master within " + timeout
-                        + "; INFO replication of the master:\n" + info);
-            }
-            Sleeps.sleep(POLL);
-        }
+        views.awaitReplicasAttached(timeout);
     }
 
     /** Stops the Sentinels, then the data servers; idempotent. */
@@ -351,72 +231,11 @@ public final class RedisSentinelSet implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RedisSentinelSet[data=" + dataServers + ", sentinels=" + sentinels + "]";
-    }
-
-    private void awaitSentinelsReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        int replicas = dataServers.size() - 1;
-        for (RedisServer sentinel : sentinels) {
-            Map<String, String> state = Map.of();
-            while (true) {
-                try {
-                    state = LettuceCalls.callSentinel(LettuceCalls.uriOf(sentinel),
-                            commands -> commands.master(MASTER_NAME));
-                    if ("master".equals(state.get("flags"))
-                            && Integer.toString(replicas).equals(state.get("num-slaves"))
-                            && Integer.toString(SENTINELS - 1).equals(state.get("num-other-sentinels"))) {
-                        break;
-                    }
-                } catch (RedisException e) {
-                    state = Map.of("error", String.valueOf(e.getMessage()));
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new RedisServerException(sentinel + " did not see the master, " + replicas
-                            + " replicas and " + (SENTINELS - 1) + " other Sentinels within " + timeout
-                            + "; SENTINEL MASTER said: " + state + "\nlast log lines:\n" + sentinel.logTail(20));
-                }
-                Sleeps.sleep(POLL);
-            }
-        }
-    }
-
-    private static int masterPortSeenBy(RedisServer sentinel) {
-        var address = LettuceCalls.callSentinel(LettuceCalls.uriOf(sentinel),
-                commands -> commands.getMasterAddrByName(MASTER_NAME));
-        if (address == null) {
-            throw new RedisServerException(sentinel + " does not know " + MASTER_NAME);
-        }
-        return ((java.net.InetSocketAddress) address).getPort();
-    }
-
-    private RedisServer byPort(int port) {
-        for (RedisServer server : dataServers) {
-            if (server.port() == port) {
-                return server;
-            }
-        }
-        throw new RedisServerException("the Sentinels report a master on port " + port
-                + " that is not part of " + this);
-    }
-
-    private static String role(RedisServer server) {
-        return LettuceCalls.call(LettuceCalls.uriOf(server), commands -> commands.info("replication"));
+        return views.toString();
     }
 
     /** For diagnostics: what every Sentinel thinks, or the error it gave. */
     public String describeSentinels() {
-        List<String> lines = new ArrayList<>();
-        for (RedisServer sentinel : sentinels) {
-            @Nullable String view;
-            try {
-                view = sentinel.isRunning() ? LettuceCalls.callSentinel(LettuceCalls.uriOf(sentinel),
-                        commands -> String.valueOf(commands.master(MASTER_NAME))) : "not running";
-            } catch (RedisException e) {
-                view = e.getMessage();
-            }
-            lines.add(sentinel.port() + ": " + view);
-        }
-        return String.join("\n", lines);
+        return views.describeSentinels();
     }
 }

@@ -1,14 +1,8 @@
 package dev.distlock.testsupport;
 
 import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -33,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * All methods are thread-safe.
  *
- * <p>Over 300 lines on purpose: the process lifecycle (launch, readiness, stop, kill, pause, restart) shares one
- * lock and one {@code Process} field, and splitting it would spread that state over classes.
+ * <p>This class holds the server's lock, port and directory; {@link ServerProcess} holds its process and fault state,
+ * {@link ServerLaunch} spawns the process and waits for it, {@link ProcessEnding} ends it.
  */
 public final class RedisServer implements AutoCloseable {
 
@@ -43,24 +37,16 @@ public final class RedisServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisServer.class);
     private static final int MAX_PORT_ATTEMPTS = 5;
-    private static final int LOG_TAIL_LINES = 25;
-    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
-    private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
-    private static final String LOG_FILE = "redis.log";
-    private static final String CONFIG_FILE = "redis.conf";
-    private static final Path SETSID = Path.of("/usr/bin/setsid");
 
     private final RedisServerOptions options;
-    private final Path binary;
     private final int port;
+    private final ServerProcess process;
     private @Nullable Path directory;
-    private @Nullable Process process;
-    private boolean paused;
 
     private RedisServer(RedisServerOptions options, Path binary, int port) {
         this.options = options;
-        this.binary = binary;
         this.port = port;
+        this.process = new ServerProcess(options, new ServerLaunch(options, binary, port), port);
     }
 
     /**
@@ -151,7 +137,7 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException after {@link #stop()} or {@link #kill9()} until the next {@link #restart()}
      */
     public synchronized long pid() {
-        return requireProcess().pid();
+        return process.pid();
     }
 
     /**
@@ -160,7 +146,7 @@ public final class RedisServer implements AutoCloseable {
      * @return true between a successful start/restart and stop/kill/crash
      */
     public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+        return process.isRunning();
     }
 
     /**
@@ -169,7 +155,7 @@ public final class RedisServer implements AutoCloseable {
      * @return true between {@link #pause()} and {@link #resume()} (or the end of the process)
      */
     public synchronized boolean isPaused() {
-        return paused && isRunning();
+        return process.isPaused();
     }
 
     /**
@@ -195,7 +181,7 @@ public final class RedisServer implements AutoCloseable {
         if (directory == null) {
             return "";
         }
-        return LogFiles.tail(LogFiles.readFrom(directory.resolve(LOG_FILE), 0), lines);
+        return LogFiles.tail(LogFiles.readFrom(directory.resolve(ServerLaunch.LOG_FILE), 0), lines);
     }
 
     /**
@@ -207,12 +193,10 @@ public final class RedisServer implements AutoCloseable {
      * @throws RedisServerException if the process could not be ended
      */
     public synchronized void stop() {
-        Process current = process;
-        process = null;
         try {
-            if (current != null) {
-                terminate(current, true);
-                log.debug("stopped {}", describe(current));
+            String stopped = process.end(true);
+            if (stopped != null) {
+                log.debug("stopped {}", stopped);
             }
         } finally {
             if (directory != null) {
@@ -236,11 +220,9 @@ public final class RedisServer implements AutoCloseable {
      * Does nothing if the process is not running.
      */
     public synchronized void kill9() {
-        Process current = process;
-        process = null;
-        if (current != null) {
-            terminate(current, false);
-            log.debug("killed {}", describe(current));
+        String killed = process.end(false);
+        if (killed != null) {
+            log.debug("killed {}", killed);
         }
     }
 
@@ -251,11 +233,7 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException if the server is not running
      */
     public synchronized void pause() {
-        Process current = requireRunning();
-        if (!paused) {
-            ProcessSignals.stop(current.pid());
-            paused = true;
-        }
+        process.pause();
     }
 
     /**
@@ -265,11 +243,7 @@ public final class RedisServer implements AutoCloseable {
      * @throws IllegalStateException if the server is not running
      */
     public synchronized void resume() {
-        Process current = requireRunning();
-        if (paused) {
-            ProcessSignals.resume(current.pid());
-            paused = false;
-        }
+        process.resume();
     }
 
     /**
@@ -281,11 +255,7 @@ public final class RedisServer implements AutoCloseable {
      * @throws RedisServerException if the port was taken meanwhile or the server does not come up
      */
     public synchronized void restart() {
-        Process current = process;
-        process = null;
-        if (current != null) {
-            terminate(current, true);
-        }
+        process.end(true);
         try {
             launch();
         } catch (PortInUseException e) {
@@ -301,171 +271,19 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private String describe() {
-        Process current = process;
-        return current == null ? "redis-server on port " + port + " (not running)" : describe(current);
-    }
-
-    private String describe(Process current) {
-        return "redis-server on port " + port + " (pid " + current.pid() + ")";
-    }
-
-    private Process requireProcess() {
-        Process current = process;
-        if (current == null) {
-            throw new IllegalStateException(describe() + ": call restart() to start it again");
-        }
-        return current;
-    }
-
-    private Process requireRunning() {
-        Process current = requireProcess();
-        if (!current.isAlive()) {
-            throw new IllegalStateException(describe(current) + " has exited with code " + current.exitValue());
-        }
-        return current;
+        return process.describe();
     }
 
     /** Spawns the process on {@link #port} and waits until it answers; on failure nothing is left running. */
     private void launch() {
-        Path dir;
-        Path logFile;
-        long logOffset;
-        Process started;
-        try {
-            if (directory == null) {
-                directory = TempDirs.create("distlock-redis-" + port + "-");
-            }
-            dir = directory;
-            Path config = dir.resolve(CONFIG_FILE);
-            if (!Files.exists(config)) {
-                // sentinel mode needs a writable config file; everything else is on the command line
-                Files.writeString(config, "# written by distlock test support; options are on the command line\n",
-                        StandardCharsets.UTF_8);
-            }
-            logFile = dir.resolve(LOG_FILE);
-            logOffset = LogFiles.size(logFile);
-            ProcessBuilder builder = new ProcessBuilder(command(config, dir))
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(Redirect.appendTo(logFile.toFile()));
-            started = builder.start();
-        } catch (IOException e) {
-            throw new RedisServerException("Could not spawn " + binary + " for port " + port, e);
-        }
-        Reaper.track(started, options.ownSession() ? options.stopTimeout() : Duration.ZERO);
-        process = started;
-        paused = false;
-        try {
-            started.getOutputStream().close();
-            awaitReady(started, logFile, logOffset);
-            log.debug("started {} in {}", describe(started), dir);
-        } catch (IOException | RuntimeException e) {
-            process = null;
+        if (directory == null) {
             try {
-                terminate(started, false);
-            } catch (RuntimeException cleanup) {
-                e.addSuppressed(cleanup);
+                directory = TempDirs.create("distlock-redis-" + port + "-");
+            } catch (IOException e) {
+                throw new RedisServerException("Could not create a directory for redis-server on port " + port, e);
             }
-            if (e instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new RedisServerException("Could not talk to " + describe(started), e);
         }
-    }
-
-    private List<String> command(Path config, Path dir) {
-        List<String> command = new ArrayList<>();
-        if (options.ownSession() && Files.isExecutable(SETSID)) {
-            // a child of the JVM is not a process group leader, so setsid execs redis-server in place: same pid
-            command.add(SETSID.toString());
-        }
-        command.addAll(List.of(
-                binary.toString(), config.toString(),
-                "--port", Integer.toString(port),
-                "--bind", HOST,
-                "--save", "",
-                "--appendonly", "no",
-                "--protected-mode", "no",
-                "--daemonize", "no",
-                "--dir", dir.toString()));
-        command.addAll(options.extraArgs());
-        return command;
-    }
-
-    private void awaitReady(Process started, Path logFile, long logOffset) {
-        long deadline = System.nanoTime() + options.startupTimeout().toNanos();
-        String password = options.password().orElse(null);
-        while (true) {
-            if (!started.isAlive()) {
-                String output = LogFiles.readFrom(logFile, logOffset);
-                if (output.contains("Address already in use") || output.contains("Address in use")) {
-                    throw new PortInUseException(port);
-                }
-                throw new RedisServerException(describe(started) + " exited with code " + started.exitValue()
-                        + " while starting; command: " + command(logFile.resolveSibling(CONFIG_FILE),
-                        logFile.getParent()) + "\nlast lines of " + logFile + ":\n"
-                        + LogFiles.tail(output, LOG_TAIL_LINES));
-            }
-            long answeringPid = RespProbe.processId(HOST, port, password, PROBE_TIMEOUT);
-            if (answeringPid == started.pid() || answeringPid == RespProbe.ANSWERED_WITHOUT_PID) {
-                return;
-            }
-            // NO_ANSWER: not listening yet; another pid: someone else has the port and our process will exit
-            if (System.nanoTime() - deadline > 0) {
-                throw new RedisServerException(describe(started) + " did not answer within "
-                        + options.startupTimeout() + "\nlast lines of " + logFile + ":\n"
-                        + LogFiles.tail(LogFiles.readFrom(logFile, logOffset), LOG_TAIL_LINES));
-            }
-            Sleeps.sleep(POLL_INTERVAL);
-        }
-    }
-
-    /** Ends the process (gracefully: SIGTERM first) and waits for it, bounded by the stop timeout. */
-    private void terminate(Process current, boolean graceful) {
-        try {
-            if (current.isAlive()) {
-                if (graceful && paused) {
-                    resumeQuietly(current);
-                }
-                if (graceful) {
-                    current.destroy();
-                    if (!current.waitFor(options.stopTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                        log.warn("{} ignored SIGTERM for {}, killing it", describe(current), options.stopTimeout());
-                    }
-                }
-                if (current.isAlive()) {
-                    current.destroyForcibly();
-                    if (!current.waitFor(options.stopTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                        throw new RedisServerException(describe(current) + " survived SIGKILL for "
-                                + options.stopTimeout());
-                    }
-                }
-            }
-            Reaper.untrack(current);
-        } catch (InterruptedException e) {
-            current.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new RedisServerException("Interrupted while stopping " + describe(current), e);
-        } finally {
-            paused = false;
-        }
-    }
-
-    private void resumeQuietly(Process current) {
-        try {
-            ProcessSignals.send(current.pid(), "CONT");
-        } catch (RedisServerException e) {
-            log.debug("could not resume {} before stopping it; it will be killed if needed", describe(current), e);
-        }
-    }
-
-    /** The port was taken between choosing it and redis-server binding it. */
-    static final class PortInUseException extends RedisServerException {
-
-        private static final long serialVersionUID = 1L;
-
-        PortInUseException(int port) {
-            super("Port " + port + " is already in use");
-        }
+        process.start(directory);
+        log.debug("started {} in {}", describe(), directory);
     }
 }

@@ -140,28 +140,30 @@ final class RespFramer {
                 return (end <= length) ? (int) end : -1;
             }
             case '*', '>', '~', '%', '|' -> {
-                long count = number(pos + 1, lineEnd);
-                if (count < 0) {
-                    return next;
-                }
-                if (type == '%' || type == '|') {
-                    count *= 2;
-                }
-                int at = next;
-                for (long i = 0; i < count; i++) {
-                    at = parse(at, depth + 1);
-                    if (at < 0) {
-                        return -1;
-                    }
-                }
-                if (type == '|') {
-                    // an attribute map is followed by the reply it annotates
-                    return parse(at, depth + 1);
-                }
-                return at;
+                return aggregateEnd(type, number(pos + 1, lineEnd), next, depth);
             }
             default -> throw new NotRespException("not a RESP type byte: " + (char) type);
         }
+    }
+
+    /** End (exclusive) of an aggregate of {@code count} entries from {@code next}, or -1 when not complete yet. */
+    private int aggregateEnd(byte type, long count, int next, int depth) throws NotRespException {
+        if (count < 0) {
+            return next;
+        }
+        long elements = (type == '%' || type == '|') ? count * 2 : count;
+        int at = next;
+        for (long i = 0; i < elements; i++) {
+            at = parse(at, depth + 1);
+            if (at < 0) {
+                return -1;
+            }
+        }
+        if (type == '|') {
+            // an attribute map is followed by the reply it annotates
+            return parse(at, depth + 1);
+        }
+        return at;
     }
 
     private long number(int from, int to) throws NotRespException {

@@ -80,11 +80,16 @@ public final class ContentionBenchmark {
                         breakdown);
             }
         }
+        write(report, settings.out());
+    }
+
+    /** Prints the markdown report and writes it to {@code out}, with the contention chart where the JRE can draw. */
+    private static void write(BenchmarkReport report, Path out) throws IOException {
         String markdown = MarkdownReport.render(report);
         System.out.println(markdown);
-        Files.createDirectories(settings.out());
-        Path reportFile = settings.out().resolve("report.md");
-        Path chartFile = settings.out().resolve("contention.png");
+        Files.createDirectories(out);
+        Path reportFile = out.resolve("report.md");
+        Path chartFile = out.resolve("contention.png");
         Files.writeString(reportFile, markdown, StandardCharsets.UTF_8);
         try {
             new ContentionChart(report.contention()).write(chartFile);

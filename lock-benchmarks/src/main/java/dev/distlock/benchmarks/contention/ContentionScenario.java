@@ -35,39 +35,8 @@ final class ContentionScenario {
             attempts.add(new ArrayList<>());
         }
         ClientThreads threads = new ClientThreads();
-        threads.start("contender", count, client -> {
-            LockClient locks = this.clients.get(client);
-            List<Attempt> own = attempts.get(client);
-            while (!threads.stopping()) {
-                long started = System.nanoTime();
-                Held held;
-                try {
-                    held = locks.tryAcquire(key, ACQUIRE_WAIT);
-                }
-                catch (RuntimeException ex) {
-                    threads.failed(ex);
-                    Thread.sleep(1);
-                    continue;
-                }
-                long acquired = System.nanoTime();
-                if (held == null) {
-                    threads.failed(new IllegalStateException("no grant within " + ACQUIRE_WAIT));
-                    own.add(new Attempt(client, started, acquired, acquired, acquired, false));
-                    continue;
-                }
-                if (section > 0) {
-                    ClientThreads.sleepUntil(acquired + section);
-                }
-                long releasing = System.nanoTime();
-                try {
-                    held.release();
-                }
-                catch (RuntimeException ex) {
-                    threads.failed(ex);
-                }
-                own.add(new Attempt(client, started, acquired, releasing, System.nanoTime(), true));
-            }
-        });
+        threads.start("contender", count, client -> contend(threads, this.clients.get(client), client, key, section,
+                attempts.get(client)));
         long from;
         long to;
         RedisStats.Snapshot counted;
@@ -84,5 +53,39 @@ final class ContentionScenario {
         }
         return new ContentionAnalysis(attempts, from, to).result(lock, sectionMillis, counted.commands(),
                 threads.failures());
+    }
+
+    /** One client's loop until the threads stop: acquire, hold for {@code section} nanoseconds, release. */
+    private static void contend(ClientThreads threads, LockClient locks, int client, String key, long section,
+            List<Attempt> own) throws InterruptedException {
+        while (!threads.stopping()) {
+            long started = System.nanoTime();
+            Held held;
+            try {
+                held = locks.tryAcquire(key, ACQUIRE_WAIT);
+            }
+            catch (RuntimeException ex) {
+                threads.failed(ex);
+                Thread.sleep(1);
+                continue;
+            }
+            long acquired = System.nanoTime();
+            if (held == null) {
+                threads.failed(new IllegalStateException("no grant within " + ACQUIRE_WAIT));
+                own.add(new Attempt(client, started, acquired, acquired, acquired, false));
+                continue;
+            }
+            if (section > 0) {
+                ClientThreads.sleepUntil(acquired + section);
+            }
+            long releasing = System.nanoTime();
+            try {
+                held.release();
+            }
+            catch (RuntimeException ex) {
+                threads.failed(ex);
+            }
+            own.add(new Attempt(client, started, acquired, releasing, System.nanoTime(), true));
+        }
     }
 }

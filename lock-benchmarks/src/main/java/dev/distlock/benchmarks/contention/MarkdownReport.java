@@ -1,13 +1,11 @@
 package dev.distlock.benchmarks.contention;
 
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Renders a {@link BenchmarkReport} as markdown: one table per scenario with ratios against the baseline of the same
- * run, the fair-versus-reentrant handoff comparison, and the issue 10 targets with whether this run met them.
+ * run, the fair-versus-reentrant handoff comparison, then the {@link TargetsTable}; {@link Cells} writes the figures.
  */
 final class MarkdownReport {
 
@@ -45,7 +43,7 @@ final class MarkdownReport {
         if (!this.report.uncontended().isEmpty()) {
             uncontended();
         }
-        targets();
+        TargetsTable.render(this.report, this::line);
         return this.out.toString();
     }
 
@@ -67,13 +65,13 @@ final class MarkdownReport {
         for (ContentionResult r : this.report.contention()) {
             Optional<ContentionResult> base = this.report.contention(BASELINE, r.clients(), r.sectionMillis());
             line("| %d | %d ms | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %d |"
-                .formatted(r.clients(), r.sectionMillis(), r.lock(), number(r.grantsPerSecond()),
-                    ratio(r.grantsPerSecond(), base.map(ContentionResult::grantsPerSecond)),
-                    decimal(r.commandsPerGrant()), fixed(r.jain(), 2), percent(r.rewonShare()),
-                    percent(r.overtakeShare()), micros(r.handoffP50()), micros(r.handoffP99()),
-                    micros(r.releaseP50()), micros(r.releaseToNextP50()),
-                    micros(r.acquireP50()), micros(r.acquireP99()), r.starvedClients(),
-                    millis(r.longestGapMillis()), r.failures()));
+                .formatted(r.clients(), r.sectionMillis(), r.lock(), Cells.number(r.grantsPerSecond()),
+                    Cells.ratio(r.grantsPerSecond(), base.map(ContentionResult::grantsPerSecond)),
+                    Cells.decimal(r.commandsPerGrant()), Cells.fixed(r.jain(), 2), Cells.percent(r.rewonShare()),
+                    Cells.percent(r.overtakeShare()), Cells.micros(r.handoffP50()), Cells.micros(r.handoffP99()),
+                    Cells.micros(r.releaseP50()), Cells.micros(r.releaseToNextP50()),
+                    Cells.micros(r.acquireP50()), Cells.micros(r.acquireP99()), r.starvedClients(),
+                    Cells.millis(r.longestGapMillis()), r.failures()));
         }
         line("");
     }
@@ -92,11 +90,11 @@ final class MarkdownReport {
             }
             this.report.contention(REENTRANT, fair.clients(), fair.sectionMillis()).ifPresent(re ->
                 line("| %d | %d ms | %s | %s | %s | %s | %s |".formatted(fair.clients(), fair.sectionMillis(),
-                        ratio(fair.handoffP50(), Optional.of(re.handoffP50())),
-                        ratio(fair.handoffP99(), Optional.of(re.handoffP99())),
-                        ratio(fair.commandsPerGrant(), Optional.of(re.commandsPerGrant())),
-                        ratio(fair.grantsPerSecond(), Optional.of(re.grantsPerSecond())),
-                        percent(fair.overtakeShare()))));
+                        Cells.ratio(fair.handoffP50(), Optional.of(re.handoffP50())),
+                        Cells.ratio(fair.handoffP99(), Optional.of(re.handoffP99())),
+                        Cells.ratio(fair.commandsPerGrant(), Optional.of(re.commandsPerGrant())),
+                        Cells.ratio(fair.grantsPerSecond(), Optional.of(re.grantsPerSecond())),
+                        Cells.percent(fair.overtakeShare()))));
         }
         line("");
     }
@@ -112,8 +110,9 @@ final class MarkdownReport {
         Optional<Double> base = this.report.waiting(BASELINE).map(WaitingResult::commandsPerSecond);
         for (WaitingResult r : this.report.waiting()) {
             line("| %d | %s | %s | %s | %s | %s | %s | %d |".formatted(r.waiters(), r.lock(),
-                    number(r.commandsPerSecond()), ratio(r.commandsPerSecond(), base), millis(r.firstMillis()),
-                    millis(r.allGrantedMillis()), millis(r.allThroughMillis()), r.failures()));
+                    Cells.number(r.commandsPerSecond()), Cells.ratio(r.commandsPerSecond(), base),
+                    Cells.millis(r.firstMillis()),
+                    Cells.millis(r.allGrantedMillis()), Cells.millis(r.allThroughMillis()), r.failures()));
         }
         line("");
     }
@@ -135,9 +134,9 @@ final class MarkdownReport {
             Optional<Double> floor = r.lock().equals(REENTRANT) ? this.report.uncontended(FLOOR, r.threads())
                 .map(UncontendedResult::opsPerSecond) : Optional.empty();
             line("| %d | %s | %s | %s | %s | %s | %s | %s | %d |".formatted(r.threads(), r.lock(),
-                    number(r.opsPerSecond()), ratio(r.opsPerSecond(), base),
-                    floor.isPresent() ? ratio(r.opsPerSecond(), floor) : "", decimal(r.commandsPerCycle()),
-                    micros(r.clientCpuMicros()), micros(r.redisCpuMicros()), r.failures()));
+                    Cells.number(r.opsPerSecond()), Cells.ratio(r.opsPerSecond(), base),
+                    floor.isPresent() ? Cells.ratio(r.opsPerSecond(), floor) : "", Cells.decimal(r.commandsPerCycle()),
+                    Cells.micros(r.clientCpuMicros()), Cells.micros(r.redisCpuMicros()), r.failures()));
         }
         line("");
         perCommand();
@@ -170,12 +169,14 @@ final class MarkdownReport {
                 else {
                     inner += cost.usecPerCycle();
                 }
-                line("| %s | %s | %s | %s | %s |".formatted(r.lock(), entry.getKey(), decimal(cost.callsPerCycle()),
-                        decimal(cost.usecPerCall()), decimal(cost.usecPerCycle())));
+                line("| %s | %s | %s | %s | %s |".formatted(r.lock(), entry.getKey(),
+                        Cells.decimal(cost.callsPerCycle()),
+                        Cells.decimal(cost.usecPerCall()), Cells.decimal(cost.usecPerCycle())));
             }
             // Every command of distlock and of the script floor runs inside their scripts; the baseline's SET does not.
             if (scripts > 0 && !r.lock().equals(BASELINE)) {
-                line("| %s | *script overhead* | | | %s |".formatted(r.lock(), decimal(Math.max(0, scripts - inner))));
+                line("| %s | *script overhead* | | | %s |".formatted(r.lock(),
+                        Cells.decimal(Math.max(0, scripts - inner))));
             }
         }
         line("");
@@ -195,149 +196,14 @@ final class MarkdownReport {
         line("| lock | handoffs | release call | release -> heard | heard -> running | release -> next holder running |");
         line("|---|---|---|---|---|---|");
         for (HandoffBreakdown.Result r : this.report.breakdown()) {
-            line("| %s | %d | %s | %s | %s | %s |".formatted(r.lock(), r.handoffs(), micros(r.releaseCallP50()),
-                    micros(r.releaseToHeardP50()), micros(r.heardToRunningP50()), micros(r.releaseToNextP50())));
+            line("| %s | %d | %s | %s | %s | %s |".formatted(r.lock(), r.handoffs(), Cells.micros(r.releaseCallP50()),
+                    Cells.micros(r.releaseToHeardP50()), Cells.micros(r.heardToRunningP50()),
+                    Cells.micros(r.releaseToNextP50())));
         }
         line("");
-    }
-
-    private void targets() {
-        line("### Targets of issues 10 and 18 (reentrant lock unless named)");
-        line("");
-        line("| target | this run | met |");
-        line("|---|---|---|");
-        for (int section : List.of(0, 1)) {
-            Optional<ContentionResult> re = this.report.contention(REENTRANT, 32, section);
-            Optional<ContentionResult> base = this.report.contention(BASELINE, 32, section);
-            if (re.isEmpty() || base.isEmpty()) {
-                continue;
-            }
-            ContentionResult r = re.get();
-            double x = r.grantsPerSecond() / base.get().grantsPerSecond();
-            double wantX = section == 0 ? 1.5 : 1.3;
-            target("32 clients, %d ms: grants/s >= %.1fx baseline".formatted(section, wantX),
-                    fixed(x, 2) + "x", x >= wantX);
-            if (section == 0) {
-                target("32 clients, 0 ms: <= 8 Redis commands per grant", decimal(r.commandsPerGrant()),
-                        r.commandsPerGrant() <= 8);
-            }
-            target("32 clients, %d ms: Jain >= 0.95".formatted(section), fixed(r.jain(), 2), r.jain() >= 0.95);
-            if (section == 1) {
-                target("32 clients, 1 ms: releasing client re-wins <= 25 %", percent(r.rewonShare()),
-                        r.rewonShare() <= 0.25);
-                target("32 clients, 1 ms: no client starved (a grant every second)",
-                        r.starvedClients() + " starved", r.starvedClients() == 0);
-            }
-        }
-        this.report.waiting(REENTRANT).ifPresent(w -> {
-            target("32 waiting 5 s: <= 20 Redis commands/s", number(w.commandsPerSecond()),
-                    w.commandsPerSecond() <= 20);
-            target("32 waiting: all through within 50 ms of the release", millis(w.allThroughMillis()),
-                    w.allThroughMillis() <= 50);
-        });
-        for (UncontendedResult r : this.report.uncontended()) {
-            if (r.lock().equals(REENTRANT)) {
-                this.report.uncontended(BASELINE, r.threads()).ifPresent(base -> {
-                    double x = r.opsPerSecond() / base.opsPerSecond();
-                    target("uncontended, %d threads: >= 0.9x baseline".formatted(r.threads()), fixed(x, 2) + "x",
-                            x >= 0.9);
-                });
-            }
-        }
-        issue18Targets();
-        for (ContentionResult fair : this.report.contention()) {
-            if (fair.lock().equals(FAIR) && fair.sectionMillis() == 1) {
-                this.report.contention(REENTRANT, fair.clients(), 1).ifPresent(re -> {
-                    String what = "fair, %d clients, 1 ms: handoff p50 <= 1.2x reentrant".formatted(fair.clients());
-                    if (re.handoffP50() > 0) {
-                        double x = fair.handoffP50() / re.handoffP50();
-                        target(what, fixed(x, 2) + "x", x <= 1.2);
-                    }
-                    else {
-                        target(what, "reentrant p50 " + micros(re.handoffP50()) + ": no ratio", false);
-                    }
-                    target("fair, %d clients, 1 ms: FIFO (no overtakes)".formatted(fair.clients()),
-                            percent(fair.overtakeShare()), fair.overtakeShare() == 0);
-                });
-            }
-        }
-        line("");
-    }
-
-    /** Issue 18's: Redis and client CPU per uncontended cycle, commands per contended grant, the 2-client chain. */
-    private void issue18Targets() {
-        for (UncontendedResult r : this.report.uncontended()) {
-            if (!r.lock().equals(REENTRANT)) {
-                continue;
-            }
-            this.report.uncontended(BASELINE, r.threads()).ifPresent(base -> {
-                double redis = r.redisCpuMicros() / base.redisCpuMicros();
-                double client = r.clientCpuMicros() / base.clientCpuMicros();
-                if (r.threads() >= 16) {
-                    target("uncontended, %d threads: Redis CPU per cycle <= 1.3x baseline".formatted(r.threads()),
-                            fixed(redis, 2) + "x", redis <= 1.3);
-                }
-                target("uncontended, %d threads: client CPU per cycle <= 1.15x baseline".formatted(r.threads()),
-                        fixed(client, 2) + "x", client <= 1.15);
-            });
-        }
-        this.report.contention(REENTRANT, 32, 0).ifPresent(r -> target(
-                "32 clients, 0 ms: <= 10 Redis commands per grant (issue 18)", decimal(r.commandsPerGrant()),
-                r.commandsPerGrant() <= 10));
-        Optional<ContentionResult> two = this.report.contention(REENTRANT, 2, 1);
-        Optional<ContentionResult> twoBase = this.report.contention(BASELINE, 2, 1);
-        if (two.isPresent() && twoBase.isPresent()) {
-            double release = two.get().releaseP50() / twoBase.get().releaseP50();
-            double chain = two.get().releaseToNextP50() / twoBase.get().releaseToNextP50();
-            target("2 clients, 1 ms: release call p50 <= 1.3x baseline's", fixed(release, 2) + "x", release <= 1.3);
-            target("2 clients, 1 ms: release call -> next holder p50 <= 1.15x baseline's", fixed(chain, 2) + "x",
-                    chain <= 1.15);
-        }
-    }
-
-    private void target(String what, String measured, boolean met) {
-        line("| " + what + " | " + measured + " | " + (met ? "yes" : "**no**") + " |");
     }
 
     private void line(String text) {
         this.out.append(text).append('\n');
-    }
-
-    private static String ratio(double value, Optional<Double> base) {
-        // a ratio to a value that is not positive (a slightly negative handoff latency) says nothing
-        return base.filter(b -> b > 0).map(b -> fixed(value / b, 2) + "x").orElse("-");
-    }
-
-    private static String number(double value) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%,.0f", value);
-    }
-
-    private static String decimal(double value) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, value < 100 ? "%.1f" : "%,.0f", value);
-    }
-
-    private static String fixed(double value, int digits) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + digits + "f", value);
-    }
-
-    private static String percent(double share) {
-        if (Double.isNaN(share)) {
-            return "-";
-        }
-        return String.format(Locale.ROOT, share > 0 && share < 0.1 ? "%.1f %%" : "%.0f %%", share * 100);
-    }
-
-    private static String micros(double micros) {
-        if (Double.isNaN(micros)) {
-            return "-";
-        }
-        return Math.abs(micros) >= 1000 ? millis(micros / 1000) : String.format(Locale.ROOT, "%.0f us", micros);
-    }
-
-    private static String millis(double millis) {
-        if (Double.isNaN(millis)) {
-            return "-";
-        }
-        return String.format(Locale.ROOT, Math.abs(millis) >= 100 ? "%.0f ms" : "%.1f ms", millis);
     }
 }

@@ -68,6 +68,13 @@ final class WaitingScenario {
             releasedAt = System.nanoTime();
             threads.stop(STOP_GRACE);
         }
+        return result(lock, commandsPerSecond, granted, through, releasedAt, threads.failures());
+    }
+
+    /** The times from the holder's release to the first grant, the last grant and the last waiter's release. */
+    private static WaitingResult result(String lock, double commandsPerSecond, AtomicLongArray granted,
+            AtomicLongArray through, long releasedAt, int failures) {
+        int count = granted.length();
         long first = Long.MAX_VALUE;
         long lastGrant = Long.MIN_VALUE;
         long lastThrough = Long.MIN_VALUE;
@@ -81,6 +88,6 @@ final class WaitingScenario {
         boolean any = first != Long.MAX_VALUE;
         return new WaitingResult(lock, count, commandsPerSecond, any ? (first - releasedAt) / 1e6 : Double.NaN,
                 any ? (lastGrant - releasedAt) / 1e6 : Double.NaN, any ? (lastThrough - releasedAt) / 1e6 : Double.NaN,
-                threads.failures());
+                failures);
     }
 }

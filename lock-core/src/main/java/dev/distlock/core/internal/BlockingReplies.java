@@ -4,10 +4,15 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
+import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
+import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.time.DurationFormat;
+import dev.distlock.core.internal.time.Durations;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +44,36 @@ final class BlockingReplies {
             return reply.join();
         }
         catch (CompletionException ex) {
+            throw rethrown(ex.getCause());
+        }
+    }
+
+    /**
+     * Waits for an acquisition running on other threads, at most its wait time plus two operation timeouts (its last
+     * attempt and that attempt's reply).
+     *
+     * @param abandon gives the acquisition up when the caller stops waiting for it (interrupt or timeout)
+     * @param timedOut the message of the {@link LockOperationException} thrown when the wait runs out
+     * @throws LockNotAcquiredException as the acquisition ended with it, for the caller to word
+     */
+    Grant awaitGrant(CompletableFuture<Grant> result, Duration waitTime, Consumer<CompletableFuture<Grant>> abandon,
+            String timedOut) throws InterruptedException {
+        try {
+            return result.get(Durations.saturatedNanos(waitTime) + 2 * this.operationTimeout.toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+        catch (InterruptedException ex) {
+            abandon.accept(result);
+            throw ex;
+        }
+        catch (TimeoutException ex) {
+            abandon.accept(result);
+            throw new LockOperationException(this.lockName, timedOut, ex);
+        }
+        catch (ExecutionException ex) {
+            if (ex.getCause() instanceof LockNotAcquiredException notAcquired) {
+                throw notAcquired;
+            }
             throw rethrown(ex.getCause());
         }
     }

@@ -10,9 +10,10 @@ import dev.distlock.core.RedisLock;
 
 /**
  * {@link Lock} over a thread-reentrant {@link RedisLock}, keyed on the calling thread like
- * {@code ReentrantLock}: {@code unlock()} releases the calling thread's innermost acquisition.
+ * {@code ReentrantLock}: {@code unlock()} releases the calling thread's innermost acquisition. Other implementations
+ * of {@link RedisLock} reach it through {@link RedisLock#lockView(RedisLock, Runnable)}.
  */
-final class LockView implements Lock {
+public final class LockView implements Lock {
 
     private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
 
@@ -20,7 +21,11 @@ final class LockView implements Lock {
 
     private final Runnable unlockCurrentThread;
 
-    LockView(RedisLock lock, Runnable unlockCurrentThread) {
+    /**
+     * @param unlockCurrentThread releases the calling thread's innermost acquisition of {@code lock}, or throws
+     * {@link IllegalMonitorStateException} if it has none
+     */
+    public LockView(RedisLock lock, Runnable unlockCurrentThread) {
         this.lock = lock;
         this.unlockCurrentThread = unlockCurrentThread;
     }

@@ -4,15 +4,11 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
-import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisLock;
 import dev.distlock.core.internal.hold.DefaultLockLease;
 import dev.distlock.core.internal.hold.Hold;
@@ -140,24 +136,13 @@ public final class ProtocolLock implements RedisLock {
         CompletableFuture<Grant> result = this.acquirer.start(leaseMillis, context, waitTime, true);
         Grant grant;
         try {
-            grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(),
-                    TimeUnit.NANOSECONDS);
+            grant = this.replies.awaitGrant(result, waitTime, this.holds::abandon, "Acquiring lock '" + name()
+                    + "' did not finish within its wait time plus the operation timeout; a possible grant is being"
+                    + " released");
         }
-        catch (InterruptedException ex) {
-            this.holds.abandon(result);
-            throw ex;
-        }
-        catch (TimeoutException ex) {
-            this.holds.abandon(result);
-            throw new LockOperationException(name(), "Acquiring lock '" + name() + "' did not finish within its "
-                    + "wait time plus the operation timeout; a possible grant is being released", ex);
-        }
-        catch (ExecutionException ex) {
-            if (ex.getCause() instanceof LockNotAcquiredException notAcquired) {
-                throw new LockNotAcquiredException(name(), waitTime, notAcquired.holderInstanceId(),
-                        notAcquired.holderRemainingLease());
-            }
-            throw this.replies.rethrown(ex.getCause());
+        catch (LockNotAcquiredException notAcquired) {
+            throw new LockNotAcquiredException(name(), waitTime, notAcquired.holderInstanceId(),
+                    notAcquired.holderRemainingLease());
         }
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, thread);
         this.engine.threadHolds().record(hold);
@@ -290,9 +275,5 @@ public final class ProtocolLock implements RedisLock {
     /** This lock's hold as reentrancy outside the thread table sees it. */
     ReentryKey reentryKey() {
         return new ReentryKey(this.engine.clientId(), this.protocol.kind(), this.protocol.holdKey());
-    }
-
-    private long operationTimeoutNanos() {
-        return this.engine.options().operationTimeout().toNanos();
     }
 }

@@ -3,13 +3,9 @@ package dev.distlock.core.internal;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.LockLease;
 import dev.distlock.core.LockNotAcquiredException;
-import dev.distlock.core.LockOperationException;
 import dev.distlock.core.RedisSemaphore;
 import dev.distlock.core.SemaphoreInfo;
 import dev.distlock.core.internal.hold.DefaultLockLease;
@@ -105,22 +101,12 @@ public final class ProtocolSemaphore implements RedisSemaphore {
                 waitTime).start();
         Grant grant;
         try {
-            grant = result.get(Durations.saturatedNanos(waitTime) + 2 * operationTimeoutNanos(), TimeUnit.NANOSECONDS);
+            grant = this.replies.awaitGrant(result, waitTime, this::abandon, "Acquiring a permit of semaphore '"
+                    + name() + "' did not finish within its wait time plus the operation timeout; a possible grant is"
+                    + " being returned");
         }
-        catch (InterruptedException ex) {
-            abandon(result);
-            throw ex;
-        }
-        catch (TimeoutException ex) {
-            abandon(result);
-            throw new LockOperationException(name(), "Acquiring a permit of semaphore '" + name() + "' did not "
-                    + "finish within its wait time plus the operation timeout; a possible grant is being returned", ex);
-        }
-        catch (ExecutionException ex) {
-            if (ex.getCause() instanceof LockNotAcquiredException) {
-                throw LockNotAcquiredException.noPermit(name(), waitTime);
-            }
-            throw this.replies.rethrown(ex.getCause());
+        catch (LockNotAcquiredException ex) {
+            throw LockNotAcquiredException.noPermit(name(), waitTime);
         }
         // The thread is named for dashboards only: a permit is never recorded for reentrancy.
         Hold hold = new Hold(this.protocol, grant, leaseMillis, leaseTime == null, Thread.currentThread());
@@ -153,9 +139,5 @@ public final class ProtocolSemaphore implements RedisSemaphore {
             throw new IllegalArgumentException("Semaphore '" + name + "' needs at least 1 permit, was " + permits
                     + "; to stop granting permits for a while, hold them or lower the count to 1");
         }
-    }
-
-    private long operationTimeoutNanos() {
-        return this.engine.options().operationTimeout().toNanos();
     }
 }

@@ -121,7 +121,7 @@ final class MemoryLock implements RedisLock {
 
     @Override
     public Lock asLock() {
-        return new ThreadLockView(this, this::unlockCurrentThread);
+        return RedisLock.lockView(this, this::unlockCurrentThread);
     }
 
     private LockLease acquireBlocking(Duration waitTime, @Nullable Duration leaseTime) throws InterruptedException {

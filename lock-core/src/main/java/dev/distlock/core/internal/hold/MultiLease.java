@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.distlock.core.LeaseLossListener;
 import dev.distlock.core.LockLease;
+import org.jspecify.annotations.Nullable;
 
 /** The lease of a {@code MultiLock}: held while every part is held; closing releases the parts in reverse order. */
 public final class MultiLease implements LockLease {
@@ -90,12 +91,7 @@ public final class MultiLease implements LockLease {
                 throw ex;
             }
             catch (RuntimeException ex) {
-                if (failure == null) {
-                    failure = ex;
-                }
-                else {
-                    failure.addSuppressed(ex);
-                }
+                failure = withSuppressed(failure, ex);
             }
         }
         if (failure != null) {
@@ -140,12 +136,7 @@ public final class MultiLease implements LockLease {
                         .join();
                     RuntimeException error = (cause instanceof RuntimeException runtime) ? runtime
                             : new CompletionException(cause);
-                    if (failure == null) {
-                        failure = error;
-                    }
-                    else {
-                        failure.addSuppressed(error);
-                    }
+                    failure = withSuppressed(failure, error);
                 }
             }
             if (failure != null) {
@@ -163,16 +154,20 @@ public final class MultiLease implements LockLease {
                 leases.get(i).close();
             }
             catch (RuntimeException ex) {
-                if (failure == null) {
-                    failure = ex;
-                }
-                else {
-                    failure.addSuppressed(ex);
-                }
+                failure = withSuppressed(failure, ex);
             }
         }
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** The first failure with {@code next} suppressed by it, or {@code next} when it is the first. */
+    private static RuntimeException withSuppressed(@Nullable RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

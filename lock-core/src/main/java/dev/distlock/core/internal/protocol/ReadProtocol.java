@@ -7,7 +7,6 @@ import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.redis.LuaScript;
 import dev.distlock.core.internal.scripts.ReadAcquireArgs;
 import dev.distlock.core.internal.scripts.ReadReleaseArgs;
-import dev.distlock.core.internal.scripts.RenewArgs;
 import io.lettuce.core.ScriptOutputType;
 
 /**
@@ -70,20 +69,13 @@ final class ReadProtocol implements RacingProtocol {
                         this.keys.names().fenceKey(), this.keys.names().tombstoneKey(owner) },
                 new ReadAcquireArgs(owner, leaseMillis, commands.fenceRetentionMillis(), context,
                         commands.publishCommand(), commands.countsListeners()).argv());
-        return reply.thenApply((values) -> {
-            AttemptResult result = LockCommands.attemptResult(values, owner, sentAt);
-            Grant grant = result.grant();
-            // A read hold is stored as 'owner|token': renewals and the release name it so.
-            return (grant == null) ? result : new AttemptResult(new Grant(owner + "|" + grant.fencingToken(),
-                    grant.fencingToken(), grant.sentAtNanos()), result.holderPttlMillis());
-        });
+        return reply.thenApply((values) -> MemberHolds.asMember(LockCommands.attemptResult(values, owner, sentAt),
+                owner));
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.RENEW_MEMBER, ScriptOutputType.INTEGER,
-                new String[] { this.keys.readersKey() }, new RenewArgs(owner, leaseMillis).argv());
-        return reply.thenApply((owned) -> owned == 1L);
+        return MemberHolds.renew(this.engine.commands(), this.keys.readersKey(), owner, leaseMillis);
     }
 
     @Override

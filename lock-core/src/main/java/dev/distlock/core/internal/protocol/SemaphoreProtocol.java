@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.distlock.core.internal.redis.LuaScript;
-import dev.distlock.core.internal.scripts.RenewArgs;
 import dev.distlock.core.internal.scripts.SemaphoreAcquireArgs;
 import dev.distlock.core.internal.scripts.SemaphoreLeaveArgs;
 import dev.distlock.core.internal.scripts.SemaphoreReleaseArgs;
@@ -79,20 +78,13 @@ public final class SemaphoreProtocol implements RacingProtocol {
                         this.keys.names().tombstoneKey(owner) },
                 new SemaphoreAcquireArgs(owner, leaseMillis, this.commands.fenceRetentionMillis(), this.declaredPermits,
                         willWait ? this.waiterKeepAliveMillis : 0).argv());
-        return reply.thenApply((values) -> {
-            AttemptResult result = LockCommands.attemptResult(values, owner, sentAt);
-            Grant grant = result.grant();
-            // A permit is stored as 'owner|token': renewals and the release name it so.
-            return (grant == null) ? result : new AttemptResult(new Grant(owner + "|" + grant.fencingToken(),
-                    grant.fencingToken(), grant.sentAtNanos()), result.holderPttlMillis());
-        });
+        return reply.thenApply((values) -> MemberHolds.asMember(LockCommands.attemptResult(values, owner, sentAt),
+                owner));
     }
 
     @Override
     public CompletableFuture<Boolean> renew(String owner, long leaseMillis) {
-        CompletableFuture<Long> reply = this.commands.eval(LuaScript.RENEW_MEMBER, ScriptOutputType.INTEGER,
-                new String[] { this.keys.permitsKey() }, new RenewArgs(owner, leaseMillis).argv());
-        return reply.thenApply((owned) -> owned == 1L);
+        return MemberHolds.renew(this.commands, this.keys.permitsKey(), owner, leaseMillis);
     }
 
     @Override

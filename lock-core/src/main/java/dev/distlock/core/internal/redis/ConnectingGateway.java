@@ -101,19 +101,7 @@ final class ConnectingGateway implements RedisGateway {
             try {
                 RedisGateway real = this.connect.get();
                 real.onMessage((channel, message) -> this.listener.accept(channel, message));
-                boolean tooLate;
-                this.swap.lock();
-                try {
-                    tooLate = this.closed;
-                    if (!tooLate) {
-                        this.gateway = real;
-                    }
-                }
-                finally {
-                    this.swap.unlock();
-                }
-                if (tooLate) {
-                    real.close();
+                if (!install(real)) {
                     return;
                 }
                 this.opened.countDown();
@@ -124,16 +112,7 @@ final class ConnectingGateway implements RedisGateway {
                 return;
             }
             catch (RuntimeException ex) {
-                String failure = describe(ex);
-                if (this.lastFailure == null) {
-                    logger.warn("Distributed locks cannot reach Redis at {} yet ({}); lock calls fail fast until"
-                            + " they can. Retrying in the background every {} at most.", this.target, failure,
-                            DurationFormat.format(this.maxDelay));
-                }
-                else {
-                    logger.debug("Attempt {} to connect to Redis at {} failed: {}", attempts, this.target, failure);
-                }
-                this.lastFailure = failure;
+                noteFailure(attempts, ex);
             }
             try {
                 Thread.sleep(TimeUnit.NANOSECONDS.toMillis(delayNanos));
@@ -143,6 +122,38 @@ final class ConnectingGateway implements RedisGateway {
             }
             delayNanos = Math.min(delayNanos * 2, this.maxDelay.toNanos());
         }
+    }
+
+    /** Makes {@code real} the gateway unless this one was closed meanwhile; then closes {@code real}. */
+    private boolean install(RedisGateway real) {
+        boolean tooLate;
+        this.swap.lock();
+        try {
+            tooLate = this.closed;
+            if (!tooLate) {
+                this.gateway = real;
+            }
+        }
+        finally {
+            this.swap.unlock();
+        }
+        if (tooLate) {
+            real.close();
+        }
+        return !tooLate;
+    }
+
+    private void noteFailure(int attempts, RuntimeException ex) {
+        String failure = describe(ex);
+        if (this.lastFailure == null) {
+            logger.warn("Distributed locks cannot reach Redis at {} yet ({}); lock calls fail fast until"
+                    + " they can. Retrying in the background every {} at most.", this.target, failure,
+                    DurationFormat.format(this.maxDelay));
+        }
+        else {
+            logger.debug("Attempt {} to connect to Redis at {} failed: {}", attempts, this.target, failure);
+        }
+        this.lastFailure = failure;
     }
 
     private static String describe(Throwable ex) {
