@@ -25,7 +25,7 @@ final class Hold {
     /** The fixed lease, or null for a watchdog-renewed one. */
     final @Nullable Duration leaseTime;
 
-    private final long deadlineNanos;
+    private volatile long deadlineNanos;
 
     final List<MemoryLease> openLeases = new ArrayList<>();
 
@@ -56,6 +56,11 @@ final class Hold {
         }
         return (this.leaseTime != null) ? Duration.ofNanos(Math.max(0, this.deadlineNanos - System.nanoTime()))
                 : watchdogLease;
+    }
+
+    /** Moves a fixed lease's end to {@code remaining} from now (called holding the store's mutex). */
+    void moveEnd(Duration remaining) {
+        this.deadlineNanos = System.nanoTime() + remaining.toNanos();
     }
 
     long nanosUntilExpiry() {

@@ -154,6 +154,13 @@ final class LockStore {
         this.changed.signalAll();
     }
 
+    /** Moves a held fixed lease's end; waiters look again, and the expiry follows the new end. */
+    void moveEnd(Hold hold, Duration remaining) {
+        hold.moveEnd(remaining);
+        scheduleExpiry(hold);
+        this.changed.signalAll();
+    }
+
     /** Marks the hold lost (once), frees its slot and queues the news for its open leases' listeners. */
     void lose(Hold hold, LeaseLoss.Reason reason) {
         if (hold.lost != null) {

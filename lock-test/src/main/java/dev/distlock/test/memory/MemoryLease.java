@@ -74,6 +74,40 @@ final class MemoryLease implements LockLease {
         }
     }
 
+    @Override
+    public void expireIn(Duration remaining) {
+        if (remaining == null || remaining.isZero() || remaining.isNegative()) {
+            throw new IllegalArgumentException("remaining must be positive, was " + remaining + "; to release lock '"
+                    + name() + "' now, close the lease");
+        }
+        if (this.hold.leaseTime == null) {
+            throw new IllegalStateException("The lease on lock '" + name() + "' is renewed by the watchdog for as "
+                    + "long as it is held, so it has no end to move; close it to release the lock, or acquire the "
+                    + "lock with a lease time to choose when it ends");
+        }
+        if (this.closed) {
+            throw new IllegalStateException("The lease on lock '" + name() + "' was closed; acquire the lock again");
+        }
+        LeaseLoss.Reason lost = this.store.locked(() -> {
+            if (!this.hold.valid()) {
+                if (this.hold.lost == null) {
+                    this.store.lose(this.hold, LeaseLoss.Reason.EXPIRED);
+                }
+                return this.hold.lost;
+            }
+            this.store.moveEnd(this.hold, remaining);
+            return null;
+        });
+        if (lost != null) {
+            throw new LockLostException(name(), fencingToken(), "lease lost (" + lost + ")");
+        }
+    }
+
+    /** Whether the watchdog renews this lease (it has no end to move). */
+    boolean renewedByWatchdog() {
+        return this.hold.leaseTime == null;
+    }
+
     /** The listeners not told yet, handed over once (called holding the mutex). */
     List<LeaseLossListener> takeListeners() {
         List<LeaseLossListener> taken = List.copyOf(this.listeners);
@@ -93,11 +127,12 @@ final class MemoryLease implements LockLease {
                 return null;
             }
             this.closed = true;
-            this.listeners.clear();
-            this.hold.openLeases.remove(this);
             if (this.hold.lost == null && this.hold.expired()) {
+                // It ran out before anything reported it: that is its loss, told to its listeners before they go.
                 this.store.lose(this.hold, LeaseLoss.Reason.EXPIRED);
             }
+            this.listeners.clear();
+            this.hold.openLeases.remove(this);
             if (this.hold.openLeases.isEmpty()) {
                 this.store.forgetThreadHold(this.hold);
                 if (this.hold.lost == null) {

@@ -94,6 +94,43 @@ final class MemoryMultiLease implements LockLease {
     }
 
     @Override
+    public void expireIn(Duration remaining) {
+        synchronized (this) {
+            if (this.closed) {
+                throw new IllegalStateException("The lease on multi-lock '" + this.name + "' was closed; acquire it "
+                        + "again");
+            }
+        }
+        for (MemoryLease part : this.parts) {
+            if (part.renewedByWatchdog()) {
+                throw new IllegalStateException("The lease on lock '" + part.name() + "' of multi-lock '" + this.name
+                        + "' is renewed by the watchdog, so it has no end to move; acquire the multi-lock with a "
+                        + "lease time");
+            }
+        }
+        RuntimeException failure = null;
+        for (MemoryLease part : this.parts) {
+            try {
+                part.expireIn(remaining);
+            }
+            catch (IllegalArgumentException ex) {
+                throw ex;
+            }
+            catch (RuntimeException ex) {
+                if (failure == null) {
+                    failure = ex;
+                }
+                else {
+                    failure.addSuppressed(ex);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
     public void close() {
         synchronized (this) {
             if (this.closed) {
