@@ -233,6 +233,52 @@ class RedLockTests {
         }
     }
 
+    /**
+     * A release reaches the nodes one by one. The waiter woken by the first node's message attempts while the others
+     * still hold the lock and is refused; the copy that shows a majority released it wakes the waiter again, long
+     * before its back-off (20 s) would.
+     */
+    @Test
+    void aWaiterWokenBeforeAMajorityReleasedIsWokenAgainByTheMajority() throws Exception {
+        LockClientOptions options = LockClientOptions.builder().watchdogLease(LockClients.TEST_WATCHDOG_LEASE)
+            .maxBackoff(Duration.ofSeconds(20)).build();
+        try (RedLockClient holder = newClient(options); RedLockClient other = newClient(options)) {
+            LockLease held = holder.getLock("red-steps").acquire(Duration.ZERO, Duration.ofSeconds(60));
+            CompletableFuture<Optional<LockLease>> waiter = waitInThread(other.getLock("red-steps"),
+                    Duration.ofSeconds(30));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> other.waitingLockCount() == 1);
+            String key = "lock:{red-steps}";
+            String channel = key + ":released:redlock";
+            for (int node = 0; node < this.redis.uris().size(); node++) {
+                RedisCommands<String, String> raw = raw(node);
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> raw.pubsubNumsub(channel).getOrDefault(channel, 0L) >= 1);
+            }
+            String token = raw(0).get(key);
+            // The first node releases (as the release script does: delete, then publish the released owner token).
+            raw(0).del(key);
+            raw(0).publish(channel, token);
+            Thread.sleep(1000); // woken, attempted, refused by the nodes that still hold it
+            assertThat(waiter).isNotDone();
+            // The next nodes release, up to a majority.
+            int quorum = this.redis.uris().size() / 2 + 1;
+            for (int node = 1; node < quorum; node++) {
+                raw(node).del(key);
+                raw(node).publish(channel, token);
+            }
+
+            Optional<LockLease> taken = waiter.get(8, TimeUnit.SECONDS);
+            assertThat(taken).isPresent();
+            taken.get().close();
+            try {
+                held.close();
+            }
+            catch (LockLostException expected) {
+                // its keys were deleted under it on a majority of the nodes
+            }
+        }
+    }
+
     /** No barging: while another client waits, the releaser's immediate re-acquire is refused. */
     @Test
     void aReleaserCannotTakeTheLockBackWhileAnotherClientWaits() throws Exception {

@@ -17,7 +17,10 @@ import io.netty.util.Timer;
 /**
  * The gateway a RedLock client's engine waits through: it subscribes to an unlock channel on every node, so a release
  * (which publishes on every node where it deleted the key) wakes the waiters as long as one node's message arrives.
- * The copies of one release (its message is the released owner token, the same on every node) wake the waiters once.
+ * The copies of one release (its message is the released owner token, the same on every node) wake the waiters twice:
+ * on the first copy, and again on the copy that shows a majority of nodes released it. A waiter woken by the first
+ * copy can attempt before the other nodes released (and be refused by a majority); the majority's copy wakes it to
+ * try again, where waking once would leave it to its back-off.
  *
  * <p>A subscription counts as made once a majority of nodes confirmed it, or after the node timeout: a down node must
  * not hold a waiter's first attempt back. Script calls are not made through here (the RedLock protocol calls each node
@@ -29,7 +32,15 @@ final class RedLockSubscriptions implements RedisGateway {
 
     private final long timeoutNanos;
 
-    private final ConcurrentMap<String, String> lastMessage = new ConcurrentHashMap<>();
+    /** Per channel: the last release's message and how many nodes' copies of it arrived. */
+    private final ConcurrentMap<String, Copies> lastMessage = new ConcurrentHashMap<>();
+
+    private record Copies(String message, int count) {
+
+        Copies next(String arrived) {
+            return arrived.equals(this.message) ? new Copies(arrived, this.count + 1) : new Copies(arrived, 1);
+        }
+    }
 
     RedLockSubscriptions(List<RedisGateway> nodes, long timeoutNanos) {
         this.nodes = nodes;
@@ -88,9 +99,12 @@ final class RedLockSubscriptions implements RedisGateway {
 
     @Override
     public void onMessage(BiConsumer<String, String> listener) {
+        int quorum = this.nodes.size() / 2 + 1;
         for (RedisGateway node : this.nodes) {
             node.onMessage((channel, message) -> {
-                if (!message.equals(this.lastMessage.put(channel, message))) {
+                Copies copies = this.lastMessage.compute(channel,
+                        (ignored, last) -> (last == null) ? new Copies(message, 1) : last.next(message));
+                if (copies.count() == 1 || copies.count() == quorum) {
                     listener.accept(channel, WaitRoom.EVERYONE);
                 }
             });
