@@ -17,6 +17,7 @@ import dev.distlock.core.internal.hold.ThreadHolds;
 import dev.distlock.core.internal.protocol.LockCommands;
 import dev.distlock.core.internal.protocol.LocalWakeUps;
 import dev.distlock.core.internal.protocol.LockKeys;
+import dev.distlock.core.internal.protocol.OperationTimeouts;
 import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.redis.ConnectionStatus;
 import dev.distlock.core.internal.redis.RedisGateway;
@@ -79,7 +80,8 @@ public final class LockEngine implements AutoCloseable {
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.waitRooms = new WaitRooms(gateway);
         this.handoffRooms = new HandoffRooms(gateway, this.scheduler, HANDOFF_LINGER.toNanos(),
-                options.operationTimeout().toNanos());
+                new OperationTimeouts(gateway.timer(), options.operationTimeout().toNanos(),
+                        this.completionExecutor));
         gateway.onMessage((channel, message) -> {
             if (!this.handoffRooms.deliver(channel, message)) {
                 this.waitRooms.wakeUp(channel, message);

@@ -21,7 +21,7 @@ import io.netty.util.Timer;
  * stops with it: this library starts no thread of its own for it. The timeout is completed on the client's completion
  * executor, never on the wheel's thread, so a dependent stage cannot hold up Lettuce's own timeouts.
  */
-final class OperationTimeouts {
+public final class OperationTimeouts {
 
     private final Timer timer;
 
@@ -29,14 +29,14 @@ final class OperationTimeouts {
 
     private final Executor completionExecutor;
 
-    OperationTimeouts(Timer timer, long timeoutNanos, Executor completionExecutor) {
+    public OperationTimeouts(Timer timer, long timeoutNanos, Executor completionExecutor) {
         this.timer = timer;
         this.timeoutNanos = timeoutNanos;
         this.completionExecutor = completionExecutor;
     }
 
     /** Returns {@code reply}, failed with a {@link TimeoutException} if it has not completed within the timeout. */
-    <T> CompletableFuture<T> apply(CompletableFuture<T> reply) {
+    public <T> CompletableFuture<T> apply(CompletableFuture<T> reply) {
         if (reply.isDone()) {
             return reply;
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
+import dev.distlock.core.internal.protocol.OperationTimeouts;
 import dev.distlock.core.internal.redis.RedisGateway;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -37,7 +38,7 @@ public final class HandoffRooms implements AutoCloseable {
 
     private final long lingerNanos;
 
-    private final long subscribeTimeoutNanos;
+    private final OperationTimeouts subscribeTimeouts;
 
     private final ConcurrentMap<String, Room> rooms = new ConcurrentHashMap<>();
 
@@ -46,15 +47,16 @@ public final class HandoffRooms implements AutoCloseable {
 
     /**
      * @param lingerNanos how long an empty room stays subscribed
-     * @param subscribeTimeoutNanos how long a room waits for its subscription to be confirmed (the operation timeout):
-     * after that its waiters queue anyway and rely on their checks, as after a failed subscription
+     * @param subscribeTimeouts how long a room waits for its subscription to be confirmed (the operation timeout):
+     * after that its waiters queue anyway and rely on their checks, as after a failed subscription. Timed on the
+     * client's wheel timer, whose cancel never blocks: the subscription is confirmed on a Redis event-loop thread.
      */
     public HandoffRooms(RedisGateway gateway, ScheduledExecutorService scheduler, long lingerNanos,
-            long subscribeTimeoutNanos) {
+            OperationTimeouts subscribeTimeouts) {
         this.gateway = gateway;
         this.scheduler = scheduler;
         this.lingerNanos = lingerNanos;
-        this.subscribeTimeoutNanos = subscribeTimeoutNanos;
+        this.subscribeTimeouts = subscribeTimeouts;
     }
 
     /** A local waiter expecting a handoff. */
@@ -156,8 +158,7 @@ public final class HandoffRooms implements AutoCloseable {
             }
             if (existing == null) {
                 // Bounded: a pub/sub connection that is down or silent would otherwise keep the room unconfirmed.
-                CompletableFuture<Void> confirmed = room.subscribed.orTimeout(this.subscribeTimeoutNanos,
-                        TimeUnit.NANOSECONDS);
+                CompletableFuture<Void> confirmed = this.subscribeTimeouts.apply(room.subscribed);
                 confirmed.whenComplete((ignored, ex) -> {
                     if (ex instanceof TimeoutException) {
                         logger.debug("Subscribing to {} was not confirmed within the operation timeout; waiters there "
