@@ -201,6 +201,7 @@ public final class LockEngine implements AutoCloseable {
         }
         this.watchdog.close();
         this.handoffRooms.close();
+        this.commands.close();
         this.scheduler.shutdownNow();
         this.gateway.close();
     }

@@ -3,12 +3,15 @@ package dev.distlock.core.internal.protocol;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.distlock.core.internal.LockEngine;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,13 +25,40 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This is the fast path; the waiters' own checks (their back-off) remain the fallback when the releasing client
  * is gone too.
+ *
+ * <p>A look is timed on the Lettuce client's wheel timer, as the operation timeouts are: a release that hands over
+ * arms one on the thread that decoded its reply (a Lettuce event loop) and usually cancels the previous one, and
+ * both are lock-free there, where a {@code ScheduledThreadPoolExecutor} takes its queue's lock and wakes its thread.
+ * The wheel fires up to a tick (100 ms by default) late, which is nothing against an offer of seconds; the look
+ * itself runs on the completion executor, never on the wheel's thread.
  */
 final class LapsedOffers {
 
     private static final Logger logger = LoggerFactory.getLogger(LapsedOffers.class);
 
+    private final Timer timer;
+
+    private final Executor executor;
+
     /** The pending look of each lock key this client offered, the latest one only. */
     private final ConcurrentMap<String, Look> pending = new ConcurrentHashMap<>();
+
+    private volatile boolean closed;
+
+    LapsedOffers(Timer timer, Executor executor) {
+        this.timer = timer;
+        this.executor = executor;
+    }
+
+    /**
+     * Cancels every pending look and arms no more: the client is closing (the timer is the Lettuce client's and may
+     * outlive it). The waiters' own checks remain.
+     */
+    void close() {
+        this.closed = true;
+        this.pending.values().forEach(Look::cancel);
+        this.pending.clear();
+    }
 
     /**
      * Looks after an offer to {@code waiter}, made for {@code offerMillis}: once it can have lapsed, runs
@@ -37,26 +67,31 @@ final class LapsedOffers {
      */
     void watch(LockEngine engine, String lockName, String lockKey, String waiter, long offerMillis,
             Supplier<CompletableFuture<ReleaseReply>> passOn) {
-        if (waiter.isEmpty() || offerMillis <= 0) {
+        if (waiter.isEmpty() || offerMillis <= 0 || this.closed) {
             return;
         }
         // Expiry on the server is exact to the millisecond once the key is read; the margin covers the clock rates.
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(offerMillis + offerMillis / 20 + 10);
         Look look = new Look(engine, lockName, lockKey, waiter, passOn);
-        try {
-            look.scheduled = engine.scheduler().schedule(look, delayNanos, TimeUnit.NANOSECONDS);
-        }
-        catch (RejectedExecutionException closing) {
-            // the client is closing: the waiters' own checks remain
-            return;
-        }
+        // Pending before armed: a look that fires runs only while it is still its key's latest.
         Look earlier = this.pending.put(lockKey, look);
         if (earlier != null) {
             earlier.cancel();
         }
+        try {
+            look.timeout = this.timer.newTimeout(look, delayNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (IllegalStateException | RejectedExecutionException closing) {
+            // the client's resources are shutting down: the waiters' own checks remain
+            this.pending.remove(lockKey, look);
+            return;
+        }
+        if (this.closed) {
+            look.cancel();
+        }
     }
 
-    private final class Look implements Runnable {
+    private final class Look implements TimerTask, Runnable {
 
         private final LockEngine engine;
 
@@ -68,7 +103,7 @@ final class LapsedOffers {
 
         private final Supplier<CompletableFuture<ReleaseReply>> passOn;
 
-        private volatile @Nullable ScheduledFuture<?> scheduled;
+        private volatile @Nullable Timeout timeout;
 
         Look(LockEngine engine, String lockName, String lockKey, String waiter,
                 Supplier<CompletableFuture<ReleaseReply>> passOn) {
@@ -80,15 +115,29 @@ final class LapsedOffers {
         }
 
         void cancel() {
-            ScheduledFuture<?> future = this.scheduled;
-            if (future != null) {
-                future.cancel(false);
+            Timeout armed = this.timeout;
+            if (armed != null) {
+                armed.cancel();
+            }
+        }
+
+        /** On the wheel's thread: the look goes to the completion executor. */
+        @Override
+        public void run(Timeout expired) {
+            try {
+                LapsedOffers.this.executor.execute(this);
+            }
+            catch (RejectedExecutionException ex) {
+                LapsedOffers.this.pending.remove(this.lockKey, this);
             }
         }
 
         @Override
         public void run() {
-            LapsedOffers.this.pending.remove(this.lockKey, this);
+            if (!LapsedOffers.this.pending.remove(this.lockKey, this) || LapsedOffers.this.closed) {
+                // superseded by a later offer of the key (its cancel came too late), or the client closed
+                return;
+            }
             this.engine.commands().exists(this.lockKey).thenCompose((held) -> {
                 if (held) {
                     return CompletableFuture.completedFuture(null);

@@ -30,13 +30,14 @@ public final class LockCommands {
 
     private final OperationTimeouts timeouts;
 
-    private final LapsedOffers lapsedOffers = new LapsedOffers();
+    private final LapsedOffers lapsedOffers;
 
     public LockCommands(RedisGateway gateway, LockClientOptions options, Executor completionExecutor) {
         this.gateway = gateway;
         this.options = options;
         this.timeouts = new OperationTimeouts(gateway.timer(), options.operationTimeout().toNanos(),
                 completionExecutor);
+        this.lapsedOffers = new LapsedOffers(gateway.timer(), completionExecutor);
     }
 
     /** The fencing argument of the scripts that mint: counter retention in ms, or 0 when fencing is off. */
@@ -71,6 +72,11 @@ public final class LockCommands {
                 new ReadAbandonArgs(owner, tombstoneMillis, names.channel(), fenceRetentionMillis(), publishCommand(),
                         countsListeners()).argv());
         return reply.thenApply(ReleaseReply::parse);
+    }
+
+    /** Stops looking after the offers this client made: it is closing. */
+    public void close() {
+        this.lapsedOffers.close();
     }
 
     /** Looks after the handoff offers this client made (see {@link LapsedOffers}). */

@@ -10,6 +10,7 @@ import dev.distlock.core.internal.scripts.AcquireArgs;
 import dev.distlock.core.internal.scripts.ReleaseArgs;
 import dev.distlock.core.internal.scripts.ReleaseMode;
 import dev.distlock.core.internal.scripts.TakeArgs;
+import dev.distlock.core.internal.scripts.UnlockArgs;
 import dev.distlock.core.internal.scripts.WriteReleaseArgs;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -39,17 +40,19 @@ public class QueuedProtocol implements HandoffProtocol {
      * @param acquire the acquire script (KEYS: lock, fence, queue, tombstone, then {@code extraKeys})
      * @param take the script that takes a free lock nobody queues for with the token left to the holder's request
      * (KEYS: lock, queue, tombstone), or null when this kind has none
+     * @param unlock the script of an owner's plain release (KEYS: lock, queue, fence; ARGV: {@link UnlockArgs}), or
+     * null when this kind releases with {@code release}
      * @param release the release script (KEYS: lock, fence, queue, tombstone or unused, then {@code extraKeys};
      * ARGV: {@link ReleaseArgs}, or {@link WriteReleaseArgs} with {@code readersChannel})
      * @param extraKeys keys both scripts take after the first four
      * @param readersChannel the readers' broadcast channel the write lock's release script takes, or null
      */
     record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, @Nullable LuaScript take,
-            LuaScript release, List<String> extraKeys, @Nullable String readersChannel) {
+            @Nullable LuaScript unlock, LuaScript release, List<String> extraKeys, @Nullable String readersChannel) {
 
         static Layout of(LockKeys names) {
             return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.TAKE,
-                    LuaScript.RELEASE, List.of(), null);
+                    LuaScript.UNLOCK, LuaScript.RELEASE, List.of(), null);
         }
 
         String[] releaseArgv(ReleaseArgs args) {
@@ -155,7 +158,15 @@ public class QueuedProtocol implements HandoffProtocol {
 
     @Override
     public CompletableFuture<Boolean> release(String owner) {
-        return run(ReleaseMode.RELEASE, owner, this.keys.unusedKey(), "");
+        LuaScript unlock = this.layout.unlock();
+        if (unlock == null) {
+            return run(ReleaseMode.RELEASE, owner, this.keys.unusedKey(), "");
+        }
+        LockCommands commands = this.engine.commands();
+        return settled(commands.eval(unlock, ScriptOutputType.MULTI,
+                new String[] { this.layout.lockKey(), this.queueKey, this.keys.fenceKey() },
+                new UnlockArgs(owner, commands.fenceRetentionMillis(), commands.publishCommand(),
+                        commands.countsListeners()).argv()));
     }
 
     @Override
@@ -179,11 +190,17 @@ public class QueuedProtocol implements HandoffProtocol {
     }
 
     private CompletableFuture<Boolean> run(ReleaseMode mode, String owner, String fourthKey, String modeArgument) {
-        return script(mode, owner, fourthKey, modeArgument).thenApply((values) -> {
-            ReleaseReply reply = ReleaseReply.parse(values);
-            watchOffer(reply);
-            return reply.removed();
-        });
+        return settled(script(mode, owner, fourthKey, modeArgument));
+    }
+
+    /**
+     * Whether the release script removed a hold. The caller learns it before the offer it made is looked after: the
+     * dependent registered last runs first.
+     */
+    private CompletableFuture<Boolean> settled(CompletableFuture<List<Object>> values) {
+        CompletableFuture<ReleaseReply> reply = values.thenApply(ReleaseReply::parse);
+        reply.thenAccept(this::watchOffer);
+        return reply.thenApply(ReleaseReply::removed);
     }
 
     private CompletableFuture<List<Object>> script(ReleaseMode mode, String owner, String fourthKey,

@@ -28,7 +28,10 @@ public record LuaScript(String name, String body, String sha1) {
     /** Queued locks: takes a free lock nobody queues for, leaving the token to the holder's request. */
     public static final LuaScript TAKE = load("queued/take");
 
-    /** Queued locks: release, leave, abandon or force, handing over to the next live waiter. */
+    /** Queued locks: the owner's release, handing over to the next live waiter (the hot path, fewest arguments). */
+    public static final LuaScript UNLOCK = load("queued/unlock");
+
+    /** Queued locks: leave, abandon, force or pass on a lapsed offer, handing over to the next live waiter. */
     public static final LuaScript RELEASE = load("queued/release");
 
     /** Queued locks: mints the token of a hold taken without one, at the holder's request. */
@@ -80,7 +83,7 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript SEMAPHORE_INSPECT = load("semaphore/semaphore-inspect");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, RELEASE, MINT, READ_ACQUIRE, READ_RELEASE,
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, UNLOCK, RELEASE, MINT, READ_ACQUIRE, READ_RELEASE,
             READ_ABANDON, WRITE_ACQUIRE, WRITE_RELEASE, RENEW, RENEW_MEMBER, FORCE_RELEASE, INSPECT, REDLOCK_ACQUIRE,
             REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE, SEMAPHORE_ACQUIRE,
             SEMAPHORE_RELEASE, SEMAPHORE_LEAVE, SEMAPHORE_SET_PERMITS, SEMAPHORE_INSPECT);

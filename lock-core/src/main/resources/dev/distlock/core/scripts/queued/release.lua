@@ -1,5 +1,6 @@
--- Release, leave or abandon a queued lock (reentrant and fair locks, multi-lock members), force it free, or pass on an
--- offer that lapsed. When the lock is freed and waiters queue, it is offered straight to the first live one: the key
+-- Leave or abandon a queued lock (reentrant and fair locks, multi-lock members), force it free, or pass on an offer
+-- that lapsed; an owner's plain release runs unlock.lua, which takes fewer keys and arguments ('release' here does the
+-- same). When the lock is freed and waiters queue, it is offered straight to the first live one: the key
 -- is set to its hold 'owner|token' for its offer time, its fencing token is minted, and only its client is told, on
 -- its wake channel, with 'owner|token|server time in us'; the waiter confirms with a renewal to its lease. A waiter
 -- whose client does not hear the announcement (its process died, its pub/sub connection is down) or whose deadline
@@ -18,22 +19,7 @@
 -- ARGV[6] modeArgument: 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
 -- Returns {1, new owner or '', its offer time in ms or 0, released owner} when a hold was removed (the caller's; any
 -- for 'force'; none for 'pass', which hands over a free lock), {0, '', 0, ''} when there was none (for 'pass': the
--- lock is held, or nobody waits). A plain release that finds nobody queued replies with its status alone, 1 (released)
--- or 0 (not the caller's): a table costs Redis more to convert.
--- A plain release with nobody queued, the common case, runs here, before the shared functions below are defined
--- (defining them costs Redis about as much CPU as this path's three commands).
-local popped = nil
-if ARGV[1] == 'release' then
-    local holder = redis.call('get', KEYS[1])
-    if not holder or string.sub(holder, 1, #ARGV[2] + 1) ~= ARGV[2] .. '|' then
-        return 0
-    end
-    popped = redis.call('lpop', KEYS[3])
-    if not popped then
-        redis.call('del', KEYS[1])
-        return 1
-    end
-end
+-- lock is held, or nobody waits).
 --@include fence
 --@include hold
 --@include queue
@@ -52,13 +38,8 @@ if ARGV[1] == 'pass' then
     end
     return reply
 end
--- A release that got here owns the lock and popped the first waiter already.
-local released = ARGV[2]
-if not popped then
-    local allowed, owner = may_release()
-    if not allowed then
-        return {0, '', 0, ''}
-    end
-    released = owner
+local allowed, owner = may_release()
+if not allowed then
+    return {0, '', 0, ''}
 end
-return pass_on(released, popped)
+return pass_on(owner, nil)

@@ -1,0 +1,33 @@
+-- Release a queued lock's hold by its owner (reentrant and fair locks, multi-lock members): the hot path of
+-- release.lua's 'release' mode, with only the keys and arguments it needs (each one costs Redis CPU on every call).
+-- With nobody queued it deletes the key and replies with one integer; otherwise it offers the lock to the first live
+-- waiter exactly as release.lua does (lib/queue.lua's hand_over).
+-- KEYS[1] lock key  (string: the hold 'owner|fencing token' or 'owner|')
+-- KEYS[2] queue key (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[3] fence key
+-- ARGV[1] owner: owner token
+-- ARGV[2] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
+-- ARGV[3] publish: 'publish' or 'spublish'
+-- ARGV[4] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- Returns 1 (released, nobody queued) or 0 (not the caller's hold: nothing touched); {1, new owner or '', its offer
+-- time in ms or 0, owner} when it released with waiters queued.
+local holder = redis.call('get', KEYS[1])
+if not holder or string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|' then
+    return 0
+end
+local popped = redis.call('lpop', KEYS[2])
+if not popped then
+    redis.call('del', KEYS[1])
+    return 1
+end
+--@include fence
+--@include hold
+--@include queue
+Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[3], KEYS[2]
+Q.retention, Q.publish, Q.counts = ARGV[2], ARGV[3], ARGV[4]
+local next = hand_over(nil, popped)
+if next == '' then
+    redis.call('del', KEYS[1])
+    return {1, '', 0, ARGV[1]}
+end
+return {1, next, Q.offer, ARGV[1]}
