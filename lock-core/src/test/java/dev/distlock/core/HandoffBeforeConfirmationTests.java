@@ -17,8 +17,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A waiter that hears its offer soon after it queued runs at once, on the offer's own validity (the offer expires an
- * offer time after the release, which came after the waiter started), while its confirmation is on its way; the
- * confirmation then extends it to the full lease, or, refused, makes the lease lost.
+ * offer time after the release, which came after the waiter started). It confirms the offer only once half of that
+ * validity has passed: the confirmation then extends it to the full lease, or, refused, makes the lease lost; a holder
+ * done before never sends it.
  */
 class HandoffBeforeConfirmationTests {
 
@@ -94,6 +95,28 @@ class HandoffBeforeConfirmationTests {
 
         assertThat(lost.get(15, TimeUnit.SECONDS).reason()).isEqualTo(LeaseLoss.Reason.RENEWAL_REFUSED);
         assertThat(lease.isHeld()).isFalse();
+    }
+
+    @Test
+    void aHolderDoneWithinHalfItsOfferNeverConfirmsIt() throws Exception {
+        Duration offer = Duration.ofSeconds(6);
+        LockLease held = this.clients.create().getLock("quick").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = this.clients.create(LockClientOptions.builder().watchdogLease(LEASE)
+            .handoffOffer(offer).build()).getLock("quick").acquireAsync(Duration.ofSeconds(20)).toCompletableFuture();
+        awaitQueued("quick");
+        held.close();
+        LockLease lease = waiting.get(20, TimeUnit.SECONDS);
+        assertThat(this.raw.pttl("lock:{quick}")).as("the key still expires with the offer")
+            .isLessThanOrEqualTo(offer.toMillis());
+        this.raw.configResetstat();
+        lease.close();
+        // Past the confirmation's due time (half the validity left at the grant: about 3 s) and well before the first
+        // holder's client looks again at its offer (an offer time after its release).
+        Thread.sleep(4_000);
+
+        assertThat(this.raw.info("commandstats")).as("one script ran since: the release, and no confirmation")
+            .contains("cmdstat_evalsha:calls=1,")
+            .doesNotContain("cmdstat_pexpire");
     }
 
     private RedisLockClient waiter() {

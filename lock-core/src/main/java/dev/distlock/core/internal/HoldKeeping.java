@@ -1,6 +1,8 @@
 package dev.distlock.core.internal;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockLease;
@@ -29,16 +31,45 @@ final class HoldKeeping {
     }
 
     /**
-     * A handed-over grant the holder runs on before its confirmation was answered: the confirmation extends the
-     * validity, or, refused (the key is no longer this owner's), makes the hold lost. One that failed leaves the
-     * validity at the offer's; the watchdog reports the loss if nothing renews it in time.
+     * A handed-over grant the holder runs on before it confirmed its offer: the confirmation is sent when due unless
+     * the hold ended first (released, or lost); answered, it extends the validity, or, refused (the key is no longer
+     * this owner's), makes the hold lost. One that failed leaves the validity at the offer's; the watchdog reports the
+     * loss if nothing renews it in time. The wait is timed on the client's wheel timer (lock-free, no thread woken per
+     * grant); the confirmation itself goes out from the completion executor, never from the wheel's thread.
      */
     void followConfirmation(Hold hold, Grant grant) {
-        CompletableFuture<Long> confirmation = grant.confirmation();
+        Grant.Confirmation confirmation = grant.confirmation();
         if (confirmation == null) {
             return;
         }
-        confirmation.whenComplete((sentAt, ex) -> {
+        long delay = confirmation.dueNanos() - System.nanoTime();
+        if (delay <= 0) {
+            confirm(hold, confirmation);
+            return;
+        }
+        try {
+            this.engine.timer().newTimeout((due) -> confirmLater(hold, confirmation), delay, TimeUnit.NANOSECONDS);
+        }
+        catch (IllegalStateException | RejectedExecutionException stopped) {
+            confirm(hold, confirmation);
+        }
+    }
+
+    private void confirmLater(Hold hold, Grant.Confirmation confirmation) {
+        try {
+            this.engine.completionExecutor().execute(() -> confirm(hold, confirmation));
+        }
+        catch (RejectedExecutionException ex) {
+            confirm(hold, confirmation);
+        }
+    }
+
+    private void confirm(Hold hold, Grant.Confirmation confirmation) {
+        if (hold.state() != Hold.State.HELD) {
+            // Ended before it was due: a released offer needs no confirmation, a lost one gets none.
+            return;
+        }
+        confirmation.send().get().whenComplete((sentAt, ex) -> {
             if (ex != null) {
                 return;
             }

@@ -24,6 +24,7 @@ import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.waiting.HandoffRooms;
 import dev.distlock.core.internal.waiting.WaitContext;
 import dev.distlock.core.internal.waiting.WaitRooms;
+import io.netty.util.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -171,6 +172,11 @@ public final class LockEngine implements AutoCloseable {
 
     Executor completionExecutor() {
         return this.completionExecutor;
+    }
+
+    /** The Lettuce client's wheel timer: lock-free to arm and cancel, a tick (100 ms by default) coarse. */
+    Timer timer() {
+        return this.gateway.timer();
     }
 
     /** Releases the hold of a thread that terminated without releasing it. */
