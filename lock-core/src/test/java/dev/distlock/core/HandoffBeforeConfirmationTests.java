@@ -119,6 +119,25 @@ class HandoffBeforeConfirmationTests {
             .doesNotContain("cmdstat_pexpire");
     }
 
+    @Test
+    void anEndTheHolderMovedBeforeItsConfirmationWasDueIsKept() throws Exception {
+        Duration offer = Duration.ofSeconds(4);
+        LockLease held = this.clients.create().getLock("moved").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = this.clients.create(LockClientOptions.builder().handoffOffer(offer)
+            .build()).getLock("moved").acquireAsync(Duration.ofSeconds(20), LEASE).toCompletableFuture();
+        awaitQueued("moved");
+        held.close();
+        LockLease lease = waiting.get(20, TimeUnit.SECONDS);
+        lease.expireIn(Duration.ofSeconds(90));
+        // Past the confirmation's due time (about 2 s): a confirmation sent now would set the key to the 30 s lease.
+        Thread.sleep(3_500);
+
+        assertThat(this.raw.pttl("lock:{moved}")).as("the key keeps the end the holder chose")
+            .isGreaterThan(Duration.ofSeconds(80).toMillis());
+        assertThat(lease.remainingValidity()).isGreaterThan(Duration.ofSeconds(80));
+        lease.close();
+    }
+
     private RedisLockClient waiter() {
         return this.proxied.create(LockClientOptions.builder().watchdogLease(LEASE).handoffOffer(OFFER)
             .operationTimeout(Duration.ofSeconds(10)).build());

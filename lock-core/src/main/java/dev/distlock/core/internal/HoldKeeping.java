@@ -32,7 +32,7 @@ final class HoldKeeping {
 
     /**
      * A handed-over grant the holder runs on before it confirmed its offer: the confirmation is sent when due unless
-     * the hold ended first (released, or lost); answered, it extends the validity, or, refused (the key is no longer
+     * it is no longer needed ({@link Hold#confirmOffer}); answered, it extends the validity, or, refused (the key is no longer
      * this owner's), makes the hold lost. One that failed leaves the validity at the offer's; the watchdog reports the
      * loss if nothing renews it in time. The wait is timed on the client's wheel timer (lock-free, no thread woken per
      * grant); the confirmation itself goes out from the completion executor, never from the wheel's thread.
@@ -65,11 +65,12 @@ final class HoldKeeping {
     }
 
     private void confirm(Hold hold, Grant.Confirmation confirmation) {
-        if (hold.state() != Hold.State.HELD) {
-            // Ended before it was due: a released offer needs no confirmation, a lost one gets none.
+        CompletableFuture<Long> answer = hold.confirmOffer(confirmation.send());
+        if (answer == null) {
+            // Ended before it was due (a released offer needs no confirmation), or its key's expiry was set since.
             return;
         }
-        confirmation.send().get().whenComplete((sentAt, ex) -> {
+        answer.whenComplete((sentAt, ex) -> {
             if (ex != null) {
                 return;
             }

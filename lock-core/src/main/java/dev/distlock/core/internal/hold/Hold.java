@@ -2,11 +2,13 @@ package dev.distlock.core.internal.hold;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LeaseLossListener;
@@ -54,6 +56,9 @@ public final class Hold {
 
     private volatile long lastCheckSentNanos;
 
+    /** The first {@link #lastCheckSentNanos}: while it is unchanged, nothing set the key's expiry since the grant. */
+    private final long grantCheckNanos;
+
     private volatile @Nullable LeaseLoss loss;
 
     volatile boolean renewalInFlight;
@@ -69,6 +74,7 @@ public final class Hold {
         this.fencingToken = grant.fencingToken();
         // A handoff whose confirmation is on its way counts as checked now: the watchdog need not renew at once.
         this.lastCheckSentNanos = (grant.confirmation() != null) ? System.nanoTime() : grant.sentAtNanos();
+        this.grantCheckNanos = this.lastCheckSentNanos;
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
     }
 
@@ -188,6 +194,30 @@ public final class Hold {
             this.validUntilNanos = newEnd;
             checked(sentAt);
             return true;
+        }
+        finally {
+            this.endMoves.unlock();
+        }
+    }
+
+    /**
+     * Sends the confirmation a handed-over hold owes its offer, unless it is no longer needed: the hold ended or its
+     * validity did, or since the grant its key was renewed, checked or re-leased (each set the key's expiry itself), or
+     * an {@linkplain #moveEnd end move} is on its way (it re-leases the key to the end the holder chose, which a
+     * confirmation sent after it would overwrite). Sent under the end-move lock, so a later move reaches Redis after it;
+     * never waits for that lock.
+     *
+     * @return the confirmation's answer (see {@link Grant.Confirmation#send()}), or null when none was sent
+     */
+    public @Nullable CompletableFuture<Long> confirmOffer(Supplier<CompletableFuture<Long>> send) {
+        if (!this.endMoves.tryLock()) {
+            return null;
+        }
+        try {
+            if (!isValid() || this.lastCheckSentNanos != this.grantCheckNanos) {
+                return null;
+            }
+            return send.get();
         }
         finally {
             this.endMoves.unlock();
