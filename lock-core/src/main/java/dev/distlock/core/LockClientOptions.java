@@ -27,9 +27,10 @@ import org.jspecify.annotations.Nullable;
  * @param instanceId who this client is, for people: part of every owner token, so an inspected lock or a refused
  * acquisition names the instance that holds it; defaults to {@code host:pid}. At most 100 characters, no whitespace and
  * no {@code '|'}
- * @param handoffOffer how long a lock handed to a queued waiter stays offered to it: the waiter confirms the offer
- * with a renewal to its lease as soon as it hears of it; a waiter that does not (its process died, froze or is cut
- * off) loses the offer when it lapses, and the lock passes to the next live waiter. Capped at the waiter's lease.
+ * @param handoffOffer how long a lock handed to a queued waiter stays offered to it: the waiter runs on the offer at
+ * once and confirms it with a renewal to its lease once half of it has passed (at once for offers under 1 s or with
+ * replica acknowledgement), or never when it is done by then; a waiter that does not (its process died, froze or is
+ * cut off) loses the offer when it lapses, and the lock passes to the next live waiter. Capped at the waiter's lease.
  * Longer tolerates longer pauses of a live waiter; shorter passes over a dead one sooner
  */
 public record LockClientOptions(String keyPrefix, Duration watchdogLease, Duration operationTimeout,

@@ -47,8 +47,9 @@ public class DistributedLockProperties {
     private Duration maxBackoff = Duration.ofSeconds(1);
 
     /**
-     * How long a lock handed to a queued waiter stays offered to it until the waiter confirms it (at once, with a
-     * renewal); a dead, frozen or cut-off waiter's offer lapses after this and the lock passes to the next waiter.
+     * How long a lock handed to a queued waiter stays offered to it until the waiter confirms it (with a renewal, once
+     * half of it has passed, or never when the waiter is done by then); a dead, frozen or cut-off waiter's offer lapses
+     * after this and the lock passes to the next waiter.
      */
     private Duration handoffOffer = Duration.ofSeconds(2);
 
