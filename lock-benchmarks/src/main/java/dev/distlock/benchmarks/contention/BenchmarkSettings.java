@@ -129,6 +129,11 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
                 1, Duration.ofMillis(200), Duration.ofMillis(500), out, null, "");
     }
 
+    /** The longest the uncontended scenario waits for the JIT to settle before its measured rounds. */
+    Duration compilerWarmupLimit() {
+        return this.quick ? Duration.ofSeconds(2) : Duration.ofSeconds(20);
+    }
+
     int poolSize() {
         return Math.max(this.waiters + 1, this.clientCounts.stream().mapToInt(Integer::intValue).max().orElse(1));
     }
