@@ -138,6 +138,27 @@ class HandoffBeforeConfirmationTests {
         lease.close();
     }
 
+    @Test
+    void aFixedLeaseCheckedBeforeItsConfirmationWasDueStillGetsItsWholeLease() throws Exception {
+        // A fixed lease of 3 s with a 2 s offer: the watchdog checks ownership (without extending) after a quarter of
+        // the lease, before the confirmation is due (about 1 s): that check must not stand in for the confirmation.
+        Duration lease = Duration.ofSeconds(3);
+        LockLease held = this.clients.create().getLock("fixed").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = this.clients.create(LockClientOptions.builder()
+            .handoffOffer(Duration.ofSeconds(2)).build()).getLock("fixed").acquireAsync(Duration.ofSeconds(20), lease)
+            .toCompletableFuture();
+        awaitQueued("fixed");
+        held.close();
+        LockLease granted = waiting.get(20, TimeUnit.SECONDS);
+        long grantedAt = System.nanoTime();
+        // Past the offer's end, within the lease counted from the confirmation.
+        Thread.sleep(2_400 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt));
+
+        assertThat(granted.isHeld()).as("held for its lease, not only its offer").isTrue();
+        assertThat(this.raw.pttl("lock:{fixed}")).isPositive();
+        granted.close();
+    }
+
     private RedisLockClient waiter() {
         return this.proxied.create(LockClientOptions.builder().watchdogLease(LEASE).handoffOffer(OFFER)
             .operationTimeout(Duration.ofSeconds(10)).build());

@@ -56,8 +56,11 @@ public final class Hold {
 
     private volatile long lastCheckSentNanos;
 
-    /** The first {@link #lastCheckSentNanos}: while it is unchanged, nothing set the key's expiry since the grant. */
-    private final long grantCheckNanos;
+    /**
+     * The validity the grant gave: while {@link #validUntilNanos} is unchanged, nothing set the key's expiry since (a
+     * renewal extends it, an end move replaces it; an ownership check leaves it).
+     */
+    private final long grantValidUntilNanos;
 
     private volatile @Nullable LeaseLoss loss;
 
@@ -74,8 +77,8 @@ public final class Hold {
         this.fencingToken = grant.fencingToken();
         // A handoff whose confirmation is on its way counts as checked now: the watchdog need not renew at once.
         this.lastCheckSentNanos = (grant.confirmation() != null) ? System.nanoTime() : grant.sentAtNanos();
-        this.grantCheckNanos = this.lastCheckSentNanos;
         this.validUntilNanos = grant.sentAtNanos() + this.leaseNanos - this.driftNanos;
+        this.grantValidUntilNanos = this.validUntilNanos;
     }
 
     public LockProtocol protocol() {
@@ -202,8 +205,8 @@ public final class Hold {
 
     /**
      * Sends the confirmation a handed-over hold owes its offer, unless it is no longer needed: the hold ended or its
-     * validity did, or since the grant its key was renewed, checked or re-leased (each set the key's expiry itself), or
-     * an {@linkplain #moveEnd end move} is on its way (it re-leases the key to the end the holder chose, which a
+     * validity did, or since the grant its key was renewed or re-leased (each set the key's expiry itself; an ownership
+     * check of a fixed lease does not, so it does not count), or an {@linkplain #moveEnd end move} is on its way (it re-leases the key to the end the holder chose, which a
      * confirmation sent after it would overwrite). Sent under the end-move lock, so a later move reaches Redis after it;
      * never waits for that lock.
      *
@@ -214,7 +217,7 @@ public final class Hold {
             return null;
         }
         try {
-            if (!isValid() || this.lastCheckSentNanos != this.grantCheckNanos) {
+            if (!isValid() || this.validUntilNanos != this.grantValidUntilNanos) {
                 return null;
             }
             return send.get();
