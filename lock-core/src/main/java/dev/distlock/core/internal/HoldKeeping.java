@@ -32,10 +32,11 @@ final class HoldKeeping {
 
     /**
      * A handed-over grant the holder runs on before it confirmed its offer: the confirmation is sent when due unless
-     * it is no longer needed ({@link Hold#confirmOffer}); answered, it extends the validity, or, refused (the key is no longer
-     * this owner's), makes the hold lost. One that failed leaves the validity at the offer's; the watchdog reports the
-     * loss if nothing renews it in time. The wait is timed on the client's wheel timer (lock-free, no thread woken per
-     * grant); the confirmation itself goes out from the completion executor, never from the wheel's thread.
+     * it is no longer needed ({@link Hold#confirmOffer}); answered, it extends the validity, or, refused (the key is
+     * no longer this owner's), makes the hold lost. One that failed leaves the validity at the offer's; the watchdog
+     * reports the loss if nothing renews it in time. The wait is timed on the client's wheel timer (lock-free, no
+     * thread woken per grant); the confirmation itself goes out from the completion executor, never from the wheel's
+     * thread.
      */
     void followConfirmation(Hold hold, Grant grant) {
         Grant.Confirmation confirmation = grant.confirmation();

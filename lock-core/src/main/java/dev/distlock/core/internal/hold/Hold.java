@@ -205,10 +205,10 @@ public final class Hold {
 
     /**
      * Sends the confirmation a handed-over hold owes its offer, unless it is no longer needed: the hold ended or its
-     * validity did, or since the grant its key was renewed or re-leased (each set the key's expiry itself; an ownership
-     * check of a fixed lease does not, so it does not count), or an {@linkplain #moveEnd end move} is on its way (it re-leases the key to the end the holder chose, which a
-     * confirmation sent after it would overwrite). Sent under the end-move lock, so a later move reaches Redis after it;
-     * never waits for that lock.
+     * validity did, or since the grant its key was renewed or re-leased (each set the key's expiry itself; an
+     * ownership check of a fixed lease does not, so it does not count), or an {@linkplain #moveEnd end move} is on its
+     * way (it re-leases the key to the end the holder chose, which a confirmation sent after it would overwrite). Sent
+     * under the end-move lock, so a later move reaches Redis after it; never waits for that lock.
      *
      * @return the confirmation's answer (see {@link Grant.Confirmation#send()}), or null when none was sent
      */

@@ -21,8 +21,9 @@ final class OfferConfirmation {
     private static final Logger logger = LoggerFactory.getLogger(OfferConfirmation.class);
 
     /**
-     * The shortest offer whose confirmation waits until half of it has passed: the wait is timed on the client's wheel
-     * timer, which may fire a tick (100 ms by default) late, so a quarter of the offer must cover that and a round trip.
+     * The shortest offer whose confirmation waits until half of it has passed: the wait is timed on the client's
+     * wheel timer, which may fire a tick (100 ms by default) late, so a quarter of the offer must cover that and a
+     * round trip.
      */
     static final long DEFERRABLE_OFFER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
