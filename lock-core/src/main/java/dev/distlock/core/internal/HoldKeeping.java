@@ -49,7 +49,12 @@ final class HoldKeeping {
             return;
         }
         try {
-            this.engine.timer().newTimeout((due) -> confirmLater(hold, confirmation), delay, TimeUnit.NANOSECONDS);
+            this.engine.timer().newTimeout((due) -> {
+                // Most holds handed over are released long before: nothing to send, so no executor thread to wake.
+                if (hold.state() == Hold.State.HELD) {
+                    confirmLater(hold, confirmation);
+                }
+            }, delay, TimeUnit.NANOSECONDS);
         }
         catch (IllegalStateException | RejectedExecutionException stopped) {
             confirm(hold, confirmation);
