@@ -129,7 +129,7 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
                 1, Duration.ofMillis(200), Duration.ofMillis(500), out, null, "");
     }
 
-    /** The longest the uncontended scenario waits for the JIT to settle before its measured rounds. */
+    /** The longest a scenario waits for the JIT to settle before its measured windows. */
     Duration compilerWarmupLimit() {
         return this.quick ? Duration.ofSeconds(2) : Duration.ofSeconds(20);
     }

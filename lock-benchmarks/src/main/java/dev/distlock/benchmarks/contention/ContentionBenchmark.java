@@ -115,6 +115,9 @@ public final class ContentionBenchmark {
                 progress("opening " + this.settings.poolSize() + " " + subject.label() + " client instances");
                 pools.put(subject, ClientPool.open(subject, this.uri, this.settings.poolSize()));
             }
+            warmUpCompiler("contention", LockSubject.all(), (subject) -> new ContentionScenario(
+                    pools.get(subject).first(Math.min(8, this.settings.poolSize())), this.stats)
+                .run(subject.label(), "warmup:contention:" + slug(subject), 0, Duration.ZERO, COMPILER_SLICE));
             // Subjects alternate inside each configuration, so a change in machine load hits all of them alike.
             for (int section : this.settings.only().equals("breakdown") ? List.<Integer>of()
                     : this.settings.sectionsMillis()) {
@@ -164,7 +167,8 @@ public final class ContentionBenchmark {
             for (LockSubject subject : subjects) {
                 shared.put(subject, subject.open(this.uri));
             }
-            warmUpCompiler(subjects, shared);
+            warmUpCompiler("uncontended", subjects, (subject) -> new UncontendedScenario(shared.get(subject),
+                    this.stats).run("warmup:" + slug(subject) + ":", 4, Duration.ZERO, COMPILER_SLICE));
             for (int threads : this.settings.threadCounts()) {
                 Map<LockSubject, UncontendedScenario.Round> totals = new LinkedHashMap<>();
                 for (int round = 0; round < this.settings.uncontendedRounds(); round++) {
@@ -190,14 +194,14 @@ public final class ContentionBenchmark {
     }
 
     /**
-     * Runs every subject's uncontended loop, unmeasured, until the JIT compiler has settled (or for at most
-     * {@link BenchmarkSettings#compilerWarmupLimit()}). The measured rounds are short, and the library has far more
-     * code to compile than the baseline: compilation left running into them counts as the library's client CPU
-     * (measured: the C2 thread alone spent 30-40 us per cycle 3 to 13 s into a 1-thread loop of distlock, 1.5 us after
-     * 30 s) and slows its cycles.
+     * Runs every subject's loop of a scenario, unmeasured, until the JIT compiler has settled (or for at most
+     * {@link BenchmarkSettings#compilerWarmupLimit()}). The measured windows are short, and the library has far more
+     * code to compile than the baseline: compilation left running into them counts as the library's client CPU and,
+     * on a machine with few cores, takes a core from the clients and Redis (measured: the C2 thread alone spent 30-40
+     * us per uncontended distlock cycle 3 to 13 s into a 1-thread loop, 1.5 us after 30 s, and 200-260 us per grant 5
+     * to 15 s into a 2-client handoff loop).
      */
-    private void warmUpCompiler(List<LockSubject> subjects, Map<LockSubject, LockClient> shared)
-            throws InterruptedException {
+    private void warmUpCompiler(String scenario, List<LockSubject> subjects, Slice slice) throws InterruptedException {
         CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
         if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()) {
             return;
@@ -208,8 +212,7 @@ public final class ContentionBenchmark {
         int slices = 0;
         while (System.nanoTime() - started < limit) {
             for (LockSubject subject : subjects) {
-                new UncontendedScenario(shared.get(subject), this.stats).run("warmup:" + slug(subject) + ":", 4,
-                        Duration.ZERO, COMPILER_SLICE);
+                slice.run(subject);
             }
             slices++;
             long compiled = compiler.getTotalCompilationTime();
@@ -219,8 +222,15 @@ public final class ContentionBenchmark {
             }
             compiledBefore = compiled;
         }
-        progress(String.format(Locale.ROOT, "uncontended warm-up until the JIT settled: %.1f s",
+        progress(String.format(Locale.ROOT, "%s warm-up until the JIT settled: %.1f s", scenario,
                 (System.nanoTime() - started) / 1e9));
+    }
+
+    /** One unmeasured {@link #COMPILER_SLICE} of a subject's loop. */
+    @FunctionalInterface
+    private interface Slice {
+
+        void run(LockSubject subject) throws InterruptedException;
     }
 
     private static String slug(LockSubject subject) {
