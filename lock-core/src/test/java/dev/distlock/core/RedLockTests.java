@@ -88,7 +88,9 @@ class RedLockTests {
         assertThat(lease).isEmpty();
         // One attempt bounded by the node timeout; the allowance covers a busy machine, not a second attempt.
         assertThat(millis).isLessThan(NODE_TIMEOUT.toMillis() + 1500);
-        assertThat(keyCount("lock:{red}", 3)).as("partial grants released").isZero();
+        // The attempt is decided by the three failures; the grants of nodes 3 and 4 are released as they arrive.
+        org.awaitility.Awaitility.await("partial grants released").atMost(Duration.ofSeconds(5))
+            .until(() -> keyCount("lock:{red}", 3) == 0);
     }
 
     @Test
