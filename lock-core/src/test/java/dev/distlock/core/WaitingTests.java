@@ -185,6 +185,11 @@ class WaitingTests extends RedisLockTest {
                     return lease.fencingToken();
                 }
             }));
+            if (i == 0) {
+                // The others arrive once the first is queued, so its client listens on the name: each of them then
+                // queues with its first call. (Arriving together, several could try before anyone subscribed.)
+                await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{crowded}:queue") == 1);
+            }
         }
         Thread.sleep(3000);
         long duringWait = scriptCalls() - before;
