@@ -68,6 +68,34 @@ class HandoffTests extends RedisLockTest {
     }
 
     @Test
+    void aWaiterQueuedBehindAnUncontendedHoldIsHandedItByThatHoldsRelease() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiter = this.clients.create();
+        // Taken uncontended, its token never asked for: the hold is 'owner|', released by a compare-and-delete of
+        // exactly that value, which looks at no queue.
+        LockLease held = holder.getLock("taken").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        assertThat(this.raw.get("lock:{taken}")).endsWith("|");
+        Future<Long> waited = this.pool.submit(() -> {
+            try (LockLease lease = waiter.getLock("taken").acquire(Duration.ofSeconds(20), Duration.ofSeconds(60))) {
+                return lease.fencingToken();
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{taken}:queue") == 1);
+        String marked = this.raw.get("lock:{taken}");
+        assertThat(marked).as("the waiter minted the holder's token into its hold").doesNotEndWith("|");
+        long acquiresBefore = acquireCalls();
+        long publishesBefore = commandCalls().getOrDefault("publish", 0L);
+
+        held.close();
+        long token = waited.get(10, TimeUnit.SECONDS);
+
+        assertThat(commandCalls().getOrDefault("publish", 0L) - publishesBefore).as("handoffs announced").isOne();
+        assertThat(acquireCalls() - acquiresBefore).as("acquire attempts after the release").isZero();
+        assertThat(token).isGreaterThan(Long.parseLong(marked.substring(marked.lastIndexOf('|') + 1)));
+        assertThat(this.raw.exists("lock:{taken}", "lock:{taken}:queue")).isZero();
+    }
+
+    @Test
     void waitersFromManyClientsAreGrantedInArrivalOrder() throws Exception {
         RedisLockClient holder = this.clients.create();
         LockLease held = holder.getLock("order").acquire(Duration.ZERO);

@@ -148,6 +148,32 @@ class TokensOnRequestTests extends RedisLockTest {
     }
 
     @Test
+    void theFirstWaiterMintsTheHoldersTokenWhichTheHolderGetsWhenItAsks(LockClients clients,
+            RedisCommands<String, String> raw) throws Exception {
+        long before;
+        try (LockLease earlier = clients.create().getLock("minted-by-waiter").acquire(Duration.ZERO)) {
+            before = earlier.fencingToken();
+        }
+        LockLease held = clients.create().getLock("minted-by-waiter").acquire(Duration.ZERO);
+        CompletableFuture<LockLease> waiting = clients.create().getLock("minted-by-waiter")
+            .acquireAsync(Duration.ofSeconds(30)).toCompletableFuture();
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (raw.llen("lock:{minted-by-waiter}:queue") == 0 && System.nanoTime() - until < 0) {
+            Thread.sleep(10);
+        }
+        String hold = raw.get("lock:{minted-by-waiter}");
+
+        long token = held.fencingToken();
+        assertThat(hold).endsWith("|" + token);
+        assertThat(raw.get("lock:{minted-by-waiter}")).as("asking minted nothing more").isEqualTo(hold);
+        assertThat(token).isGreaterThan(before);
+        held.close();
+        try (LockLease next = waiting.get(20, TimeUnit.SECONDS)) {
+            assertThat(next.fencingToken()).isGreaterThan(token);
+        }
+    }
+
+    @Test
     void aFreeLockWithALiveWaiterQueuedGoesToTheWaiterNotToANewCaller(LockClients clients,
             RedisCommands<String, String> raw) throws Exception {
         LockLease held = clients.create().getLock("free-with-waiter").acquire(Duration.ZERO);

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * The floor under distlock's uncontended cycle: the same Redis commands its scripts run when nobody waits, from a
  * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue) and {@code SET NX PX} of the
  * hold {@code owner|} (the fencing token is minted only when the holder asks for it); release is one {@code EVALSHA}
- * running {@code GET} (owner check), {@code LPOP} (anyone to hand over to?) and {@code DEL}. Both reply with one
- * integer, as distlock's do on this path. No lease tracking, watchdog, timeouts, futures or reentrancy, and it never
+ * running {@code GET} and {@code DEL}, a compare-and-delete of exactly {@code owner|} (a waiter queueing behind the
+ * hold would have changed it). Both reply with one integer, as distlock's do on this path. No lease tracking, watchdog, timeouts, futures or reentrancy, and it never
  * waits: used only in the uncontended scenario.
  *
  * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, owner check,
@@ -29,16 +29,16 @@ final class ScriptFloorLock implements LockClient {
     static final LockSubject SUBJECT = LockSubject.of("script floor", false, ScriptFloorLock::new);
 
     private static final String ACQUIRE = """
-            if redis.call('exists', KEYS[4], KEYS[3], KEYS[4]) > 0 then return 0 end
+            if redis.call('exists', KEYS[3], KEYS[2], KEYS[3]) > 0 then return 0 end
             if redis.call('set', KEYS[1], ARGV[1] .. '|', 'nx', 'px', ARGV[2]) then return tonumber(ARGV[2]) end
             return 0
             """;
 
     private static final String RELEASE = """
             local holder = redis.call('get', KEYS[1])
-            if not holder or string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|' then return 0 end
-            if redis.call('lpop', KEYS[2]) then return -1 end
-            return redis.call('del', KEYS[1])
+            if holder == ARGV[1] .. '|' then redis.call('del', KEYS[1]) return 1 end
+            if holder and string.sub(holder, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then return 2 end
+            return 0
             """;
 
     private static final String LEASE_MILLIS = "30000";
@@ -70,12 +70,11 @@ final class ScriptFloorLock implements LockClient {
         String token = this.tokenPrefix + this.tokens.incrementAndGet();
         String lock = "floor:{" + key + "}";
         Long reply = run(this.acquireSha, ACQUIRE, ScriptOutputType.INTEGER,
-                new String[] { lock, lock + ":fence", lock + ":queue", lock + ":tomb:" + token }, token, LEASE_MILLIS);
+                new String[] { lock, lock + ":queue", lock + ":tomb:" + token }, token, LEASE_MILLIS);
         if (reply == 0L) {
             return null;
         }
-        return () -> run(this.releaseSha, RELEASE, ScriptOutputType.INTEGER,
-                new String[] { lock, lock + ":queue" }, token);
+        return () -> run(this.releaseSha, RELEASE, ScriptOutputType.INTEGER, new String[] { lock }, token);
     }
 
     private <T> T run(String sha, String script, ScriptOutputType type, String[] keys, String... args) {

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionException;
 import dev.distlock.core.LeaseLoss;
 import dev.distlock.core.LockLostException;
 import dev.distlock.core.internal.LockEngine;
+import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +69,9 @@ public final class HoldRelease {
             return CompletableFuture.failedFuture(lost(hold, "it was no longer valid when released"));
         }
         long disconnectsBefore = this.engine.connectionStatus().disconnects();
-        return this.protocol.release(hold.owner()).handle((deleted, ex) -> {
+        CompletableFuture<Boolean> release = (hold.fencingTokenIfMinted() == Grant.UNMINTED)
+                ? this.protocol.releaseUnminted(hold.owner()) : this.protocol.release(hold.owner());
+        return release.handle((deleted, ex) -> {
             if (ex != null) {
                 // The work ran under a valid lease; only the release is in doubt. Keep trying in the background so
                 // the lock frees as soon as Redis answers (e.g. after a failover) rather than when its lease ends.

@@ -45,6 +45,14 @@ public interface LockProtocol {
     CompletableFuture<Boolean> release(String owner);
 
     /**
+     * {@link #release} for a hold granted without a fencing token ({@link Grant#UNMINTED}) whose holder never asked for
+     * one: a kind may release it more cheaply while nobody waits for it. Same result and same guarantees.
+     */
+    default CompletableFuture<Boolean> releaseUnminted(String owner) {
+        return release(owner);
+    }
+
+    /**
      * Cleans up after an acquisition whose grant came too late or whose outcome is unknown: releases a possible grant
      * and leaves any queue, owner-checked. {@code BackgroundCleanup.abandon} retries it until the lease could have ended.
      */

@@ -11,6 +11,7 @@ import dev.distlock.core.internal.scripts.ReleaseArgs;
 import dev.distlock.core.internal.scripts.ReleaseMode;
 import dev.distlock.core.internal.scripts.TakeArgs;
 import dev.distlock.core.internal.scripts.UnlockArgs;
+import dev.distlock.core.internal.scripts.UnlockTakenArgs;
 import dev.distlock.core.internal.scripts.WriteReleaseArgs;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -59,6 +60,9 @@ public class QueuedProtocol implements HandoffProtocol {
             return (this.readersChannel == null) ? args.argv() : new WriteReleaseArgs(args, this.readersChannel).argv();
         }
     }
+
+    /** {@code unlock-taken.lua}'s answer for the caller's hold that a waiter changed: release it with unlock.lua. */
+    private static final long UNLOCK_TAKEN_QUEUED = 2L;
 
     private final LockEngine engine;
 
@@ -167,6 +171,22 @@ public class QueuedProtocol implements HandoffProtocol {
                 new String[] { this.layout.lockKey(), this.queueKey, this.keys.fenceKey() },
                 new UnlockArgs(owner, commands.fenceRetentionMillis(), commands.publishCommand(),
                         commands.countsListeners()).argv()));
+    }
+
+    /**
+     * A hold {@code take.lua} wrote ({@code owner|}) is deleted by a compare-and-delete of that exact value, which
+     * looks at no queue: a waiter that queues behind it mints the holder's token into it first, so then the compare
+     * misses, touches nothing, and the full release hands over (one round trip more, only when contention begins).
+     */
+    @Override
+    public CompletableFuture<Boolean> releaseUnminted(String owner) {
+        if (this.layout.take() == null || this.layout.unlock() == null) {
+            return release(owner);
+        }
+        CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.UNLOCK_TAKEN, ScriptOutputType.INTEGER,
+                new String[] { this.layout.lockKey() }, new UnlockTakenArgs(owner).argv());
+        return reply.thenCompose((status) -> (status == UNLOCK_TAKEN_QUEUED) ? release(owner)
+                : CompletableFuture.completedFuture(status == 1L));
     }
 
     @Override

@@ -31,6 +31,9 @@ public record LuaScript(String name, String body, String sha1) {
     /** Queued locks: the owner's release, handing over to the next live waiter (the hot path, fewest arguments). */
     public static final LuaScript UNLOCK = load("queued/unlock");
 
+    /** Queued locks: the release of a hold {@link #TAKE} wrote, token unminted: compare-and-delete, no queue. */
+    public static final LuaScript UNLOCK_TAKEN = load("queued/unlock-taken");
+
     /** Queued locks: leave, abandon, force or pass on a lapsed offer, handing over to the next live waiter. */
     public static final LuaScript RELEASE = load("queued/release");
 
@@ -83,7 +86,7 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript SEMAPHORE_INSPECT = load("semaphore/semaphore-inspect");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, UNLOCK, RELEASE, MINT, READ_ACQUIRE, READ_RELEASE,
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, UNLOCK, UNLOCK_TAKEN, RELEASE, MINT, READ_ACQUIRE, READ_RELEASE,
             READ_ABANDON, WRITE_ACQUIRE, WRITE_RELEASE, RENEW, RENEW_MEMBER, FORCE_RELEASE, INSPECT, REDLOCK_ACQUIRE,
             REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE, SEMAPHORE_ACQUIRE,
             SEMAPHORE_RELEASE, SEMAPHORE_LEAVE, SEMAPHORE_SET_PERMITS, SEMAPHORE_INSPECT);

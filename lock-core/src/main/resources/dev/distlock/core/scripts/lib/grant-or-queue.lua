@@ -2,7 +2,7 @@
 -- including script sets from its KEYS and ARGV: besides lib/queue.lua's fields, Q.owner (the caller's owner token),
 -- Q.lease (its lease in ms), Q.wait (how long it will wait in ms, '0' for a single attempt), Q.wake (its wake
 -- channel), Q.entry (its queue entry from an earlier reply, or '') and Q.offer_ttl (how long an offer to it lasts
--- unless it confirms it, in ms).
+-- unless it confirms it, in ms); acquire.lua also sets Q.taken_holds (the lock key may hold a hold take.lua wrote).
 -- Whether a stored hold (the lock key's value) is the caller's.
 local function is_callers(value)
     return value ~= nil and value ~= false and string.sub(value, 1, #Q.owner + 1) == Q.owner .. '|'
@@ -45,6 +45,12 @@ local function refuse(pttl, holder)
             return {0, pttl, Q.entry, position, now_str, holder_owner}
         end
         return {0, pttl, '', -1, now_str, holder_owner}
+    end
+    if Q.taken_holds and string.sub(holder, -1) == '|' then
+        -- A hold take.lua wrote, token unminted: its owner releases it with a compare-and-delete of exactly 'owner|'
+        -- that looks at no queue (unlock-taken.lua). Minting its token now changes that value, so the compare misses
+        -- and the release goes through unlock.lua, which hands over to this waiter.
+        redis.call('set', Q.lock, holder .. mint(Q.fence, Q.retention), 'keepttl')
     end
     local wait = tonumber(Q.wait)
     local offer = math.min(tonumber(Q.lease), tonumber(Q.offer_ttl))

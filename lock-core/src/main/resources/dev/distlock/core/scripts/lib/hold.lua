@@ -1,7 +1,8 @@
 -- Shared by the scripts that store or read holds (spliced in where a script says '--@include hold'; see LuaScript).
 -- A hold is stored as 'owner|token' (the lock or write key's value, a reader's member): the owner and the fencing
 -- token minted for that very hold, so a check, a reentry or an inspection reports the holder's own token. A hold taken
--- by take.lua, its token left to the holder's request, is 'owner|' until mint.lua runs.
+-- by take.lua, its token left to the holder's request, is 'owner|' until mint.lua or the first waiter behind it
+-- mints it.
 local function hold_of(owner, token)
     return owner .. '|' .. token
 end

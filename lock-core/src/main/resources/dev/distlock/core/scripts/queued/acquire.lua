@@ -44,6 +44,7 @@ end
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
 Q.owner, Q.lease, Q.wait, Q.wake, Q.entry, Q.offer_ttl = ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[8], ARGV[9]
+Q.taken_holds = true
 
 if is_callers(holder) then
     return granted_earlier(holder)

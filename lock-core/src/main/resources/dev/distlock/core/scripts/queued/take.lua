@@ -1,7 +1,9 @@
 -- Take a queued lock (reentrant and fair locks) that is free with nobody queued, for a new owner, in the fewest
 -- commands and arguments: the first attempt of a blocking acquisition (it never queues). The hold is 'owner|' (see
 -- lib/hold.lua): its fencing token is minted when the holder asks for it (mint.lua), which is owner-checked and so
--- ordered with every other holder's. Whatever is not that simple is told back for acquire.lua to decide.
+-- ordered with every other holder's, or by the first waiter that queues behind it (lib/grant-or-queue.lua), so that
+-- the holder's compare-and-delete of 'owner|' (unlock-taken.lua) misses and its release hands over. Whatever is not
+-- that simple is told back for acquire.lua to decide.
 -- KEYS[1] lock key      (string: the hold 'owner|token' or 'owner|', with PX expiry)
 -- KEYS[2] queue key     (list of waiter entries)
 -- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)

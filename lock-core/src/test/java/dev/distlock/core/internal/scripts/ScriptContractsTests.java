@@ -33,7 +33,8 @@ class ScriptContractsTests {
 
     private static final Map<LuaScript, Class<? extends ScriptArgs>> CONTRACTS = Map.ofEntries(
             entry(LuaScript.ACQUIRE, AcquireArgs.class), entry(LuaScript.TAKE, TakeArgs.class),
-            entry(LuaScript.UNLOCK, UnlockArgs.class), entry(LuaScript.RELEASE, ReleaseArgs.class),
+            entry(LuaScript.UNLOCK, UnlockArgs.class), entry(LuaScript.UNLOCK_TAKEN, UnlockTakenArgs.class),
+            entry(LuaScript.RELEASE, ReleaseArgs.class),
             entry(LuaScript.MINT, MintArgs.class),
             entry(LuaScript.READ_ACQUIRE, ReadAcquireArgs.class), entry(LuaScript.READ_RELEASE, ReadReleaseArgs.class),
             entry(LuaScript.READ_ABANDON, ReadAbandonArgs.class), entry(LuaScript.WRITE_ACQUIRE, AcquireArgs.class),
