@@ -96,6 +96,29 @@ class HandoffTests extends RedisLockTest {
     }
 
     @Test
+    void anUncontendedReleaseIsOneCompareAndDeleteTheServersOwnWhereItHasOne() throws Exception {
+        RedisLock lock = this.clients.create().getLock("compare-and-delete");
+        // The first release learns whether the server has DELIFEQ (Valkey 9 and later); later ones use what it learned.
+        lock.acquire(Duration.ZERO).close();
+        boolean serverHasIt = this.raw.commandInfo("delifeq").stream().anyMatch(java.util.Objects::nonNull);
+        this.raw.configResetstat();
+
+        lock.acquire(Duration.ZERO).close();
+
+        Map<String, Long> calls = commandCalls();
+        if (serverHasIt) {
+            assertThat(calls).as("DELIFEQ releases").containsEntry("delifeq", 1L);
+            assertThat(scriptCalls()).as("the acquire only").isOne();
+        }
+        else {
+            assertThat(calls).doesNotContainKey("delifeq");
+            assertThat(scriptCalls()).as("acquire and release").isEqualTo(2);
+        }
+        assertThat(calls).as("no queue looked at").doesNotContainKey("lpop");
+        assertThat(this.raw.exists("lock:{compare-and-delete}")).isZero();
+    }
+
+    @Test
     void waitersFromManyClientsAreGrantedInArrivalOrder() throws Exception {
         RedisLockClient holder = this.clients.create();
         LockLease held = holder.getLock("order").acquire(Duration.ZERO);

@@ -13,6 +13,7 @@ import dev.distlock.core.internal.scripts.ReadAbandonArgs;
 import dev.distlock.core.internal.scripts.RenewArgs;
 import dev.distlock.core.internal.time.DurationFormat;
 import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -160,6 +161,16 @@ public final class LockCommands {
         CompletableFuture<List<Object>> reply = eval(LuaScript.MINT, ScriptOutputType.MULTI,
                 new String[] { key, fenceKey }, new MintArgs(owner, fenceRetentionMillis()).argv());
         return reply.thenApply((values) -> (toLong(values.get(0)) == 1) ? toLong(values.get(1)) : -1L);
+    }
+
+    /** Whether {@link #deleteIfEquals} may be tried: the server has not refused {@code DELIFEQ}. */
+    boolean mayDeleteIfEquals() {
+        return this.gateway.mayDeleteIfEquals();
+    }
+
+    /** {@code DELIFEQ}: see {@link RedisGateway#deleteIfEquals}; null when the server refused the command. */
+    CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
+        return withTimeout(this.gateway.deleteIfEquals(key, value));
     }
 
     CompletableFuture<Boolean> exists(String key) {

@@ -177,12 +177,28 @@ public class QueuedProtocol implements HandoffProtocol {
      * A hold {@code take.lua} wrote ({@code owner|}) is deleted by a compare-and-delete of that exact value, which
      * looks at no queue: a waiter that queues behind it mints the holder's token into it first, so then the compare
      * misses, touches nothing, and the full release hands over (one round trip more, only when contention begins).
+     * The compare-and-delete is the server's own {@code DELIFEQ} where it has one (Valkey 9), else a script.
      */
     @Override
     public CompletableFuture<Boolean> releaseUnminted(String owner) {
         if (this.layout.take() == null || this.layout.unlock() == null) {
             return release(owner);
         }
+        LockCommands commands = this.engine.commands();
+        if (!commands.mayDeleteIfEquals()) {
+            return unlockTaken(owner);
+        }
+        return commands.deleteIfEquals(this.layout.lockKey(), owner + "|").thenCompose((deleted) -> {
+            if (deleted == null) {
+                // The server has no DELIFEQ (or the user may not run it): learned once, the script from now on.
+                return unlockTaken(owner);
+            }
+            // Not deleted: a waiter changed the hold (release with handoff), or it is not ours (release says so).
+            return deleted ? CompletableFuture.completedFuture(true) : release(owner);
+        });
+    }
+
+    private CompletableFuture<Boolean> unlockTaken(String owner) {
         CompletableFuture<Long> reply = this.engine.commands().eval(LuaScript.UNLOCK_TAKEN, ScriptOutputType.INTEGER,
                 new String[] { this.layout.lockKey() }, new UnlockTakenArgs(owner).argv());
         return reply.thenCompose((status) -> (status == UNLOCK_TAKEN_QUEUED) ? release(owner)

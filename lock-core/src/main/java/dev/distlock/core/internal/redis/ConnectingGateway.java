@@ -200,6 +200,16 @@ final class ConnectingGateway implements RedisGateway {
     }
 
     @Override
+    public boolean mayDeleteIfEquals() {
+        return ifOpen(RedisGateway::mayDeleteIfEquals, false);
+    }
+
+    @Override
+    public CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
+        return whenOpen(() -> open().deleteIfEquals(key, value));
+    }
+
+    @Override
     public CompletableFuture<Void> subscribe(String channel) {
         return whenOpen(() -> open().subscribe(channel));
     }

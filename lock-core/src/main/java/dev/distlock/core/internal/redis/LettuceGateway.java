@@ -2,13 +2,19 @@ package dev.distlock.core.internal.redis;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.CommandArgs;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link RedisGateway} over Lettuce, for every deployment: the calls are written once here and the deployment's
@@ -27,6 +33,9 @@ final class LettuceGateway implements RedisGateway {
     };
 
     private final Topology topology;
+
+    /** The server answered {@code DELIFEQ} with an error saying it has no such command or the user may not run it. */
+    private volatile boolean deleteIfEqualsRefused;
 
     private final Timer timer;
 
@@ -68,6 +77,42 @@ final class LettuceGateway implements RedisGateway {
     public CompletableFuture<Boolean> exists(String key) {
         return this.topology.commands().exists(key).toCompletableFuture()
             .thenApply((count) -> count != null && count > 0);
+    }
+
+    @Override
+    public boolean mayDeleteIfEquals() {
+        return !this.deleteIfEqualsRefused;
+    }
+
+    /**
+     * Sent while the server has not refused it: the first call on a server without it learns that from its error
+     * ("unknown command", or {@code NOPERM} for a user not granted it) and the caller falls back to a script. Unlike a
+     * script call it is not cancelled when the caller gives up: a late run deletes only this exact hold, which its
+     * owner was releasing anyway.
+     */
+    @Override
+    public CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
+        CompletableFuture<Long> deleted = this.topology.route(() -> this.topology.commands()
+            .dispatch(ServerCommand.DELIFEQ, new IntegerOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(value))
+            .toCompletableFuture());
+        return deleted.handle((count, ex) -> {
+            if (ex == null) {
+                return count != null && count == 1L;
+            }
+            if (isRefusedCommand(ex)) {
+                this.deleteIfEqualsRefused = true;
+                return null;
+            }
+            throw (ex instanceof CompletionException completion) ? completion : new CompletionException(ex);
+        });
+    }
+
+    private static boolean isRefusedCommand(Throwable ex) {
+        Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+        String message = cause.getMessage();
+        return cause instanceof RedisCommandExecutionException && message != null
+                && (message.startsWith("ERR unknown command") || message.startsWith("NOPERM"));
     }
 
     @Override

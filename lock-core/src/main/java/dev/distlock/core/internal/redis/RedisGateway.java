@@ -5,6 +5,7 @@ import java.util.function.BiConsumer;
 
 import io.lettuce.core.ScriptOutputType;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The few Redis operations the locks need, asynchronous and without blocking the caller. Opened by
@@ -39,6 +40,24 @@ public interface RedisGateway extends AutoCloseable {
 
     /** {@code EXISTS key}. */
     CompletableFuture<Boolean> exists(String key);
+
+    /**
+     * Whether {@link #deleteIfEquals} may be sent: true until the server showed it has no such command (or the user
+     * may not run it). A gateway that never has it says false.
+     */
+    default boolean mayDeleteIfEquals() {
+        return false;
+    }
+
+    /**
+     * {@code DELIFEQ key value} (Valkey 9 and later): deletes {@code key} if its value is exactly {@code value}, one
+     * plain command where a compare-and-delete would otherwise be a script. Completes with whether it deleted, or with
+     * null when the server has no such command or the user may not run it: nothing was deleted, and
+     * {@link #mayDeleteIfEquals()} is false from then on.
+     */
+    default CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
+        return CompletableFuture.completedFuture(null);
+    }
 
     /** Subscribes the pub/sub connection to a channel; completes when Redis confirmed it. */
     CompletableFuture<Void> subscribe(String channel);
