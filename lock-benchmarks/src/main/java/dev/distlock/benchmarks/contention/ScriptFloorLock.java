@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue) and {@code SET NX PX} of the
  * hold {@code owner|} (the fencing token is minted only when the holder asks for it); release is one {@code EVALSHA}
  * running {@code GET} and {@code DEL}, a compare-and-delete of exactly {@code owner|} (a waiter queueing behind the
- * hold would have changed it). Both reply with one integer, as distlock's do on this path. No lease tracking, watchdog, timeouts, futures or reentrancy, and it never
- * waits: used only in the uncontended scenario.
+ * hold would have changed it). Both reply with one integer, as distlock's do on this path. No lease tracking,
+ * watchdog, timeouts, futures or reentrancy, and it never waits: used only in the uncontended scenario.
  *
  * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, owner check,
  * no barging) whatever the client does; distlock's ratio to it is what the client side costs on top.

@@ -86,10 +86,10 @@ public record LuaScript(String name, String body, String sha1) {
     public static final LuaScript SEMAPHORE_INSPECT = load("semaphore/semaphore-inspect");
 
     /** Every script, for warming a server's script cache. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, UNLOCK, UNLOCK_TAKEN, RELEASE, MINT, READ_ACQUIRE, READ_RELEASE,
-            READ_ABANDON, WRITE_ACQUIRE, WRITE_RELEASE, RENEW, RENEW_MEMBER, FORCE_RELEASE, INSPECT, REDLOCK_ACQUIRE,
-            REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE, SEMAPHORE_ACQUIRE,
-            SEMAPHORE_RELEASE, SEMAPHORE_LEAVE, SEMAPHORE_SET_PERMITS, SEMAPHORE_INSPECT);
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, TAKE, UNLOCK, UNLOCK_TAKEN, RELEASE, MINT,
+            READ_ACQUIRE, READ_RELEASE, READ_ABANDON, WRITE_ACQUIRE, WRITE_RELEASE, RENEW, RENEW_MEMBER, FORCE_RELEASE,
+            INSPECT, REDLOCK_ACQUIRE, REDLOCK_FENCE, REDLOCK_RELEASE, REDLOCK_ABANDON, REDLOCK_FORCE_RELEASE,
+            SEMAPHORE_ACQUIRE, SEMAPHORE_RELEASE, SEMAPHORE_LEAVE, SEMAPHORE_SET_PERMITS, SEMAPHORE_INSPECT);
 
     /** Where the scripts are, as a class path resource folder; each family in a folder of its own. */
     public static final String ROOT = "dev/distlock/core/scripts/";
