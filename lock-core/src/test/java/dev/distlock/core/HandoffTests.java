@@ -98,7 +98,8 @@ class HandoffTests extends RedisLockTest {
     @Test
     void anUncontendedReleaseIsOneCompareAndDeleteTheServersOwnWhereItHasOne() throws Exception {
         RedisLock lock = this.clients.create().getLock("compare-and-delete");
-        // The first release learns whether the server has DELIFEQ (Valkey 9 and later); later ones use what it learned.
+        // The first release probes for DELIFEQ (Valkey 9 and later) on the side and runs the script; the probe is
+        // answered before it, so later releases use what it learned.
         lock.acquire(Duration.ZERO).close();
         boolean serverHasIt = this.raw.commandInfo("delifeq").stream().anyMatch(java.util.Objects::nonNull);
         this.raw.configResetstat();

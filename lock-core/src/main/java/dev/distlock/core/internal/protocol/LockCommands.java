@@ -163,9 +163,9 @@ public final class LockCommands {
         return reply.thenApply((values) -> (toLong(values.get(0)) == 1) ? toLong(values.get(1)) : -1L);
     }
 
-    /** Whether {@link #deleteIfEquals} may be tried: the server has not refused {@code DELIFEQ}. */
-    boolean mayDeleteIfEquals() {
-        return this.gateway.mayDeleteIfEquals();
+    /** Whether {@link #deleteIfEquals} may be used: see {@link RedisGateway#mayDeleteIfEquals}. */
+    boolean mayDeleteIfEquals(String probeKey) {
+        return this.gateway.mayDeleteIfEquals(probeKey);
     }
 
     /** {@code DELIFEQ}: see {@link RedisGateway#deleteIfEquals}; null when the server refused the command. */

@@ -61,6 +61,9 @@ public class QueuedProtocol implements HandoffProtocol {
         }
     }
 
+    /** Names the key the client probes {@code DELIFEQ} with, next to a lock's key; never written. */
+    private static final String DELIFEQ_PROBE_SUFFIX = ":delifeq-probe";
+
     /** {@code unlock-taken.lua}'s answer for the caller's hold that a waiter changed: release it with unlock.lua. */
     private static final long UNLOCK_TAKEN_QUEUED = 2L;
 
@@ -177,7 +180,8 @@ public class QueuedProtocol implements HandoffProtocol {
      * A hold {@code take.lua} wrote ({@code owner|}) is deleted by a compare-and-delete of that exact value, which
      * looks at no queue: a waiter that queues behind it mints the holder's token into it first, so then the compare
      * misses, touches nothing, and the full release hands over (one round trip more, only when contention begins).
-     * The compare-and-delete is the server's own {@code DELIFEQ} where it has one (Valkey 9), else a script.
+     * The compare-and-delete is the server's own {@code DELIFEQ} where it has one (Valkey 9), else a script; the
+     * client probes the server for it on the side of its first such release, which runs the script.
      */
     @Override
     public CompletableFuture<Boolean> releaseUnminted(String owner) {
@@ -185,12 +189,12 @@ public class QueuedProtocol implements HandoffProtocol {
             return release(owner);
         }
         LockCommands commands = this.engine.commands();
-        if (!commands.mayDeleteIfEquals()) {
+        if (!commands.mayDeleteIfEquals(this.layout.lockKey() + DELIFEQ_PROBE_SUFFIX)) {
             return unlockTaken(owner);
         }
         return commands.deleteIfEquals(this.layout.lockKey(), owner + "|").thenCompose((deleted) -> {
             if (deleted == null) {
-                // The server has no DELIFEQ (or the user may not run it): learned once, the script from now on.
+                // The server refused DELIFEQ (e.g. a failover to an older one): learned, the script from now on.
                 return unlockTaken(owner);
             }
             // Not deleted: a waiter changed the hold (release with handoff), or it is not ours (release says so).

@@ -200,8 +200,8 @@ final class ConnectingGateway implements RedisGateway {
     }
 
     @Override
-    public boolean mayDeleteIfEquals() {
-        return ifOpen(RedisGateway::mayDeleteIfEquals, false);
+    public boolean mayDeleteIfEquals(String probeKey) {
+        return ifOpen((real) -> real.mayDeleteIfEquals(probeKey), false);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -26,6 +27,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class LettuceGateway implements RedisGateway {
 
+    private static final int DELIFEQ_UNKNOWN = 0;
+
+    private static final int DELIFEQ_PROBING = 1;
+
+    private static final int DELIFEQ_SUPPORTED = 2;
+
+    private static final int DELIFEQ_REFUSED = 3;
+
     /** Channels subscribed through this gateway and not unsubscribed since: re-subscribed after a move. */
     private final Set<String> channels = ConcurrentHashMap.newKeySet();
 
@@ -34,8 +43,8 @@ final class LettuceGateway implements RedisGateway {
 
     private final Topology topology;
 
-    /** The server answered {@code DELIFEQ} with an error saying it has no such command or the user may not run it. */
-    private volatile boolean deleteIfEqualsRefused;
+    /** What this gateway knows of {@code DELIFEQ} on its server: one of the {@code DELIFEQ_*} states. */
+    private final AtomicInteger deleteIfEquals = new AtomicInteger(DELIFEQ_UNKNOWN);
 
     private final Timer timer;
 
@@ -80,32 +89,41 @@ final class LettuceGateway implements RedisGateway {
     }
 
     @Override
-    public boolean mayDeleteIfEquals() {
-        return !this.deleteIfEqualsRefused;
+    public boolean mayDeleteIfEquals(String probeKey) {
+        int state = this.deleteIfEquals.get();
+        if (state == DELIFEQ_UNKNOWN && this.deleteIfEquals.compareAndSet(DELIFEQ_UNKNOWN, DELIFEQ_PROBING)) {
+            // An empty value never matches a lock's hold, and the probe key is never written: nothing is deleted.
+            sendDeleteIfEquals(probeKey, "").whenComplete((count, ex) -> this.deleteIfEquals.compareAndSet(
+                    DELIFEQ_PROBING, (ex == null) ? DELIFEQ_SUPPORTED
+                            : isRefusedCommand(ex) ? DELIFEQ_REFUSED : DELIFEQ_UNKNOWN));
+        }
+        return state == DELIFEQ_SUPPORTED;
     }
 
     /**
-     * Sent while the server has not refused it: the first call on a server without it learns that from its error
-     * ("unknown command", or {@code NOPERM} for a user not granted it) and the caller falls back to a script. Unlike a
-     * script call it is not cancelled when the caller gives up: a late run deletes only this exact hold, which its
-     * owner was releasing anyway.
+     * Unlike a script call it is not cancelled when the caller gives up: a late run deletes only this exact hold,
+     * which its owner was releasing anyway. A refusal (the server no longer has the command, e.g. after a failover to
+     * an older one) is learned, and the caller falls back to a script.
      */
     @Override
     public CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
-        CompletableFuture<Long> deleted = this.topology.route(() -> this.topology.commands()
-            .dispatch(ServerCommand.DELIFEQ, new IntegerOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(value))
-            .toCompletableFuture());
-        return deleted.handle((count, ex) -> {
+        return sendDeleteIfEquals(key, value).handle((count, ex) -> {
             if (ex == null) {
                 return count != null && count == 1L;
             }
             if (isRefusedCommand(ex)) {
-                this.deleteIfEqualsRefused = true;
+                this.deleteIfEquals.set(DELIFEQ_REFUSED);
                 return null;
             }
             throw (ex instanceof CompletionException completion) ? completion : new CompletionException(ex);
         });
+    }
+
+    private CompletableFuture<Long> sendDeleteIfEquals(String key, String value) {
+        return this.topology.route(() -> this.topology.commands()
+            .dispatch(ServerCommand.DELIFEQ, new IntegerOutput<>(StringCodec.UTF8),
+                    new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(value))
+            .toCompletableFuture());
     }
 
     private static boolean isRefusedCommand(Throwable ex) {

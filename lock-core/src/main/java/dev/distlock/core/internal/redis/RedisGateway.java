@@ -42,10 +42,13 @@ public interface RedisGateway extends AutoCloseable {
     CompletableFuture<Boolean> exists(String key);
 
     /**
-     * Whether {@link #deleteIfEquals} may be sent: true until the server showed it has no such command (or the user
-     * may not run it). A gateway that never has it says false.
+     * Whether {@link #deleteIfEquals} may be sent: true once the server answered it, false until then and after it
+     * refused it (no such command, or the user may not run it). The first call sends a probe, {@code DELIFEQ
+     * probeKey ''} (a key no lock writes, under the caller's key prefix for ACL key patterns), in the background; a
+     * probe without an answer (timeout, connection lost) is sent again by a later call. A gateway that never has the
+     * command says false.
      */
-    default boolean mayDeleteIfEquals() {
+    default boolean mayDeleteIfEquals(String probeKey) {
         return false;
     }
 
@@ -53,7 +56,7 @@ public interface RedisGateway extends AutoCloseable {
      * {@code DELIFEQ key value} (Valkey 9 and later): deletes {@code key} if its value is exactly {@code value}, one
      * plain command where a compare-and-delete would otherwise be a script. Completes with whether it deleted, or with
      * null when the server has no such command or the user may not run it: nothing was deleted, and
-     * {@link #mayDeleteIfEquals()} is false from then on.
+     * {@link #mayDeleteIfEquals} is false from then on.
      */
     default CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
         return CompletableFuture.completedFuture(null);
