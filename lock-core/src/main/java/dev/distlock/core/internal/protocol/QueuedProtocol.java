@@ -61,9 +61,6 @@ public class QueuedProtocol implements HandoffProtocol {
         }
     }
 
-    /** Names the key the client probes {@code DELIFEQ} with, next to a lock's key; never written. */
-    private static final String DELIFEQ_PROBE_SUFFIX = ":delifeq-probe";
-
     /** {@code unlock-taken.lua}'s answer for the caller's hold that a waiter changed: release it with unlock.lua. */
     private static final long UNLOCK_TAKEN_QUEUED = 2L;
 
@@ -77,6 +74,9 @@ public class QueuedProtocol implements HandoffProtocol {
 
     private final String wakeChannel;
 
+    /** The key the client probes {@code DELIFEQ} with: next to the lock's key, never written. */
+    private final String deleteIfEqualsProbeKey;
+
     public QueuedProtocol(LockEngine engine, LockKeys keys) {
         this(engine, Layout.of(keys));
     }
@@ -87,6 +87,7 @@ public class QueuedProtocol implements HandoffProtocol {
         this.keys = layout.names();
         this.queueKey = layout.queueKey();
         this.wakeChannel = layout.lockKey() + ":h:" + engine.clientId();
+        this.deleteIfEqualsProbeKey = layout.lockKey() + ":delifeq-probe";
     }
 
     @Override
@@ -189,7 +190,7 @@ public class QueuedProtocol implements HandoffProtocol {
             return release(owner);
         }
         LockCommands commands = this.engine.commands();
-        if (!commands.mayDeleteIfEquals(this.layout.lockKey() + DELIFEQ_PROBE_SUFFIX)) {
+        if (!commands.mayDeleteIfEquals(this.deleteIfEqualsProbeKey)) {
             return unlockTaken(owner);
         }
         return commands.deleteIfEquals(this.layout.lockKey(), owner + "|").thenCompose((deleted) -> {
