@@ -2,7 +2,9 @@ package dev.distlock.core;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,36 @@ class LostLeaseTests extends RedisLockTest {
         assertThat(detectedAfterMillis).isLessThanOrEqualTo(DETECTION_BOUND.toMillis());
         assertThatExceptionOfType(LockLostException.class).isThrownBy(lease::close);
         assertThat(this.client.activeLeaseCount()).isZero();
+    }
+
+    @Test
+    void aNestedLeaseClosedWhileItsLossIsBeingReportedIsToldOnce() throws Exception {
+        RedisLock lock = this.client.getLock("closing-while-lost");
+        LockLease outer = lock.acquire(Duration.ZERO);
+        LockLease nested = lock.acquire(Duration.ZERO);
+        CountDownLatch reporting = new CountDownLatch(1);
+        CountDownLatch nestedClosed = new CountDownLatch(1);
+        // The outer lease's listener is told first and holds the report up until the nested lease closed.
+        outer.addLossListener((loss) -> {
+            reporting.countDown();
+            try {
+                nestedClosed.await(10, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        AtomicInteger nestedTold = new AtomicInteger();
+        nested.addLossListener((loss) -> nestedTold.incrementAndGet());
+
+        this.raw.del("lock:{closing-while-lost}");
+        assertThat(reporting.await(10, TimeUnit.SECONDS)).as("the loss is being reported").isTrue();
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(nested::close);
+        nestedClosed.countDown();
+
+        assertThat(nestedTold.get()).as("told by the close that took its listener off the lost hold").isOne();
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(outer::close);
+        assertThat(nestedTold.get()).as("and only once").isOne();
     }
 
     @Test

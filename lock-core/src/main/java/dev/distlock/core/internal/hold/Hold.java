@@ -64,6 +64,12 @@ public final class Hold {
 
     private volatile @Nullable LeaseLoss loss;
 
+    /**
+     * Makes the loss ({@link #state} to LOST and {@link #loss} set) one step for {@link #removeLossListener}: a listener
+     * removed before it is not told, one removed after it is told by whoever removed it. Held for a few instructions.
+     */
+    private final ReentrantLock lossStep = new ReentrantLock();
+
     volatile boolean renewalInFlight;
 
     public Hold(LockProtocol protocol, Grant grant, long leaseMillis, boolean watchdog, @Nullable Thread thread) {
@@ -280,11 +286,17 @@ public final class Hold {
 
     /** Marks the hold lost (once), logs it at WARN and tells the listeners. */
     public void markLost(LeaseLoss.Reason reason) {
-        if (!this.state.compareAndSet(State.HELD, State.LOST)) {
-            return;
-        }
         LeaseLoss lost = new LeaseLoss(this.protocol.lockName(), knownFencingToken(), reason);
-        this.loss = lost;
+        this.lossStep.lock();
+        try {
+            if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+                return;
+            }
+            this.loss = lost;
+        }
+        finally {
+            this.lossStep.unlock();
+        }
         logger.warn("Lease on lock '{}' (owner {}, fencing token {}) LOST: {}", this.protocol.lockName(),
                 this.grant.owner(), knownFencingToken(), reason);
         for (LeaseLossListener listener : this.listeners) {
@@ -307,8 +319,25 @@ public final class Hold {
         }
     }
 
+    /**
+     * Removes a listener whose lease closed. If the hold was lost before, a listener not yet told (the loss is being
+     * reported on another thread right now) is told here: otherwise a close racing the report would silence it.
+     */
     void removeLossListener(LeaseLossListener listener) {
-        this.listeners.remove(listener);
+        LeaseLoss lost;
+        this.lossStep.lock();
+        try {
+            if (!this.listeners.remove(listener)) {
+                return;
+            }
+            lost = this.loss;
+        }
+        finally {
+            this.lossStep.unlock();
+        }
+        if (lost != null) {
+            notify(listener, lost);
+        }
     }
 
     private void notify(LeaseLossListener listener, LeaseLoss lost) {
