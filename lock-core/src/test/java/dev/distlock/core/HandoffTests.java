@@ -68,6 +68,28 @@ class HandoffTests extends RedisLockTest {
     }
 
     @Test
+    void anOfferLastsNoLongerThanTheLeaseTheWaiterAskedFor() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        // The offer would last 5 s; this waiter's fixed lease is 400 ms, so its offer may not outlast that.
+        RedisLockClient waiter = this.clients.create(LockClientOptions.builder().handoffOffer(Duration.ofSeconds(5))
+            .build());
+        LockLease held = holder.getLock("short").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        held.fencingToken();
+        Future<Long> waited = this.pool.submit(() -> {
+            try (LockLease lease = waiter.getLock("short").acquire(Duration.ofSeconds(20), Duration.ofMillis(400))) {
+                return this.raw.pttl("lock:{short}");
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{short}:queue") == 1);
+        String entry = this.raw.lindex("lock:{short}:queue", 0);
+        assertThat(entry.split("\\|")[1]).as("offer time in the queue entry %s", entry).isEqualTo("400");
+
+        held.close();
+
+        assertThat(waited.get(10, TimeUnit.SECONDS)).as("the new holder's key expiry").isBetween(1L, 400L);
+    }
+
+    @Test
     void aWaiterQueuedBehindAnUncontendedHoldIsHandedItByThatHoldsRelease() throws Exception {
         RedisLockClient holder = this.clients.create();
         RedisLockClient waiter = this.clients.create();

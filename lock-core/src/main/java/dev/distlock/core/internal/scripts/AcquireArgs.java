@@ -11,7 +11,7 @@ package dev.distlock.core.internal.scripts;
  * @param publish {@code publish} or {@code spublish}: how a handoff is announced
  * @param countsListeners whether a publish's receiver count proves the waiter's client listens
  * @param entry the caller's queue entry from an earlier reply (a check), or empty when not queued
- * @param offerMillis how long an offer to the caller lasts unless it confirms it, in ms
+ * @param offerMillis how long an offer to the caller lasts unless it confirms it, in ms; sent capped at the lease
  */
 public record AcquireArgs(String owner, long leaseMillis, long fenceRetentionMillis, long waitMillis,
         String wakeChannel, String publish, boolean countsListeners, String entry,
@@ -21,6 +21,6 @@ public record AcquireArgs(String owner, long leaseMillis, long fenceRetentionMil
     public String[] argv() {
         return new String[] { this.owner, Long.toString(this.leaseMillis), Long.toString(this.fenceRetentionMillis),
                 Long.toString(this.waitMillis), this.wakeChannel, this.publish, ScriptArgs.flag(this.countsListeners),
-                this.entry, Long.toString(this.offerMillis) };
+                this.entry, Long.toString(Math.min(this.offerMillis, this.leaseMillis)) };
     }
 }

@@ -17,6 +17,7 @@
 -- 'write', 'read' (the owner named is the reader whose hold lasts longest) or '' when nothing was held.
 --@include fence
 --@include hold
+--@include offer
 --@include queue
 Q.fence, Q.retention, Q.publish, Q.counts = KEYS[2], ARGV[2], ARGV[3], ARGV[4]
 

@@ -1,14 +1,15 @@
 -- Shared by every script that grants a queued lock or a read/write lock (spliced in where a script says
 -- '--@include fence'; see LuaScript): the server clock and the fencing token rule, stated once. Two functions only:
 -- acquire.lua defines them before its uncontended path, where every definition costs Redis CPU on every call.
-local clock_t = nil
+local clock_ms, clock_us = nil, nil
 -- Server time, read once per script: milliseconds and microseconds.
 local function clock()
-    if not clock_t then
-        clock_t = redis.call('time')
+    if not clock_ms then
+        local t = redis.call('time')
+        local seconds, micros = tonumber(t[1]), tonumber(t[2])
+        clock_ms, clock_us = seconds * 1000 + math.floor(micros / 1000), seconds * 1000000 + micros
     end
-    return tonumber(clock_t[1]) * 1000 + math.floor(tonumber(clock_t[2]) / 1000),
-        tonumber(clock_t[1]) * 1000000 + tonumber(clock_t[2])
+    return clock_ms, clock_us
 end
 -- Mints the next fencing token of a lock name: next = max(last + 1, server clock in microseconds), written back with
 -- the counter's retention. The clock floor keeps tokens increasing when the counter went back or vanished: after a

@@ -1,8 +1,9 @@
--- Shared by acquire.lua and write-acquire.lua (spliced in after lib/queue.lua). Reads its inputs from Q, which the
--- including script sets from its KEYS and ARGV: besides lib/queue.lua's fields, Q.owner (the caller's owner token),
--- Q.lease (its lease in ms), Q.wait (how long it will wait in ms, '0' for a single attempt), Q.wake (its wake
--- channel), Q.entry (its queue entry from an earlier reply, or '') and Q.offer_ttl (how long an offer to it lasts
--- unless it confirms it, in ms); acquire.lua also sets Q.taken_holds (the lock key may hold a hold take.lua wrote).
+-- Shared by acquire.lua and write-acquire.lua (spliced in after lib/enqueue.lua and lib/queue.lua). Reads its inputs
+-- from Q, which the including script sets from its KEYS and ARGV: besides lib/queue.lua's fields, Q.owner (the
+-- caller's owner token), Q.lease (its lease in ms), Q.wait (how long it will wait in ms, '0' for a single attempt),
+-- Q.wake (its wake channel), Q.entry (its queue entry from an earlier reply, or '') and Q.offer_ttl (how long an offer
+-- to it lasts unless it confirms it, in ms, capped at its lease by the client); acquire.lua also sets Q.taken_holds
+-- (the lock key may hold a hold take.lua wrote).
 -- Whether a stored hold (the lock key's value) is the caller's.
 local function is_callers(value)
     return value ~= nil and value ~= false and string.sub(value, 1, #Q.owner + 1) == Q.owner .. '|'
@@ -37,9 +38,9 @@ local function refuse(pttl, holder)
     if Q.wait == '0' then
         return {0, pttl, '', -1, '0', holder_owner}
     end
-    local now_ms, now_us = clock()
-    local now_str = string.format('%.0f', now_us)
     if Q.entry ~= '' then
+        local _, now_us = clock()
+        local now_str = string.format('%.0f', now_us)
         local position = redis.call('lpos', Q.queue, Q.entry)
         if position then
             return {0, pttl, Q.entry, position, now_str, holder_owner}
@@ -52,16 +53,6 @@ local function refuse(pttl, holder)
         -- and the release goes through unlock.lua, which hands over to this waiter.
         redis.call('set', Q.lock, holder .. mint(Q.fence, Q.retention), 'keepttl')
     end
-    local wait = tonumber(Q.wait)
-    local offer = math.min(tonumber(Q.lease), tonumber(Q.offer_ttl))
-    local entry = Q.owner .. '|' .. string.format('%.0f', offer) .. '|' .. string.format('%.0f', now_ms + wait) .. '|'
-        .. Q.wake
-    local length = redis.call('rpush', Q.queue, entry)
-    -- The queue disappears by itself once the last waiter's deadline has passed.
-    if length == 1 then
-        redis.call('pexpire', Q.queue, wait + 1000)
-    else
-        redis.call('pexpire', Q.queue, wait + 1000, 'gt')
-    end
-    return {0, pttl, entry, length - 1, now_str, holder_owner}
+    local entry, position, now_str = enqueue(Q.queue, Q.owner, Q.offer_ttl, tonumber(Q.wait), Q.wake)
+    return {0, pttl, entry, position, now_str, holder_owner}
 end

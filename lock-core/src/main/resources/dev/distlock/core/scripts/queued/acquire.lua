@@ -15,11 +15,14 @@
 -- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
 -- ARGV[7] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
 -- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
--- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
+-- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at
+--         the lease)
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
 -- confirmed by this call), or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in
 -- us, holder owner or ''}.
 --@include fence
+--@include hold
+--@include enqueue
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
 local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
 if found >= 2 then
@@ -30,15 +33,26 @@ if found == 0 then
     -- Nobody queued, the uncontended case: taken here if free, before the queue functions below are defined
     -- (defining them costs Redis about as much CPU as this path's commands). A refused caller wastes a token.
     local token = mint(KEYS[2], ARGV[3])
-    -- The hold 'owner|token' (lib/hold.lua), written out here: that library is defined only after this path.
-    holder = redis.call('set', KEYS[1], ARGV[1] .. '|' .. token, 'nx', 'px', ARGV[2], 'get')
+    holder = redis.call('set', KEYS[1], hold_of(ARGV[1], token), 'nx', 'px', ARGV[2], 'get')
     if not holder then
         return {1, token, tonumber(ARGV[2])}
     end
 else
     holder = redis.call('get', KEYS[1])
 end
---@include hold
+-- Held by another owner with its token minted, the common case of contention: refused here, and a fresh attempt that
+-- waits queued, before the functions below are defined (each definition, and the table Q, costs Redis CPU on every
+-- call). A check, the caller's own hold, a free lock and a hold take.lua wrote go the full way.
+if holder and ARGV[8] == '' and string.sub(holder, -1) ~= '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|'
+then
+    local holder_owner = split_hold(holder)
+    if ARGV[4] == '0' then
+        return {0, redis.call('pttl', KEYS[1]), '', -1, '0', holder_owner}
+    end
+    local entry, position, now_str = enqueue(KEYS[3], ARGV[1], ARGV[9], tonumber(ARGV[4]), ARGV[5])
+    return {0, redis.call('pttl', KEYS[1]), entry, position, now_str, holder_owner}
+end
+--@include offer
 --@include queue
 --@include grant-or-queue
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]

@@ -22,6 +22,7 @@
 -- lock is held, or nobody waits).
 --@include fence
 --@include hold
+--@include offer
 --@include queue
 --@include release-modes
 Q.lock, Q.fence, Q.queue, Q.tombstone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]

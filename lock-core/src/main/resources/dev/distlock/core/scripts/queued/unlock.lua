@@ -1,7 +1,7 @@
 -- Release a queued lock's hold by its owner (reentrant and fair locks, multi-lock members): the hot path of
 -- release.lua's 'release' mode, with only the keys and arguments it needs (each one costs Redis CPU on every call).
 -- With nobody queued it deletes the key and replies with one integer; otherwise it offers the lock to the first live
--- waiter exactly as release.lua does (lib/queue.lua's hand_over).
+-- waiter exactly as release.lua does (lib/offer.lua, then lib/queue.lua's hand_over for the waiters behind a gone one).
 -- KEYS[1] lock key  (string: the hold 'owner|fencing token' or 'owner|')
 -- KEYS[2] queue key (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
 -- KEYS[3] fence key
@@ -22,10 +22,18 @@ if not popped then
 end
 --@include fence
 --@include hold
+--@include offer
+-- Offered to the first waiter, the common case of contention, before the queue functions are defined (each
+-- definition, and the table Q, costs Redis CPU on every call).
+local next, offer_ms = offer(KEYS[1], KEYS[3], ARGV[2], ARGV[3], ARGV[4], popped)
+if next then
+    return {1, next, offer_ms, ARGV[1]}
+end
+-- The first waiter is gone (its deadline passed, or its client does not listen): on to the next live one.
 --@include queue
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[3], KEYS[2]
 Q.retention, Q.publish, Q.counts = ARGV[2], ARGV[3], ARGV[4]
-local next = hand_over(nil, popped)
+next = hand_over(nil, nil)
 if next == '' then
     redis.call('del', KEYS[1])
     return {1, '', 0, ARGV[1]}

@@ -16,6 +16,7 @@
 -- Returns {1 when a hold of the owner was removed else 0, writer offered the lock or '', its offer time in ms or 0}.
 --@include fence
 --@include hold
+--@include offer
 --@include queue
 Q.lock, Q.fence, Q.queue = KEYS[3], KEYS[4], KEYS[5]
 Q.retention, Q.publish, Q.counts = ARGV[4], ARGV[5], ARGV[6]

@@ -13,6 +13,7 @@
 -- {0, '', 0} when it was gone already.
 --@include fence
 --@include hold
+--@include offer
 --@include queue
 Q.lock, Q.fence, Q.queue = KEYS[2], KEYS[3], KEYS[4]
 Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[4], ARGV[5]

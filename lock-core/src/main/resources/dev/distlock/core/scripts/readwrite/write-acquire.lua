@@ -15,10 +15,13 @@
 -- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
 -- ARGV[7] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
 -- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
--- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; capped at the lease)
+-- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at
+--         the lease)
 -- Returns as acquire.lua; while readers hold it, the holder pttl is the time until the last reader's lease ends.
 --@include fence
 --@include hold
+--@include enqueue
+--@include offer
 --@include queue
 --@include grant-or-queue
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[2], KEYS[3]

@@ -19,6 +19,7 @@
 -- Returns as release.lua.
 --@include fence
 --@include hold
+--@include offer
 --@include queue
 --@include release-modes
 Q.lock, Q.fence, Q.queue, Q.tombstone = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
