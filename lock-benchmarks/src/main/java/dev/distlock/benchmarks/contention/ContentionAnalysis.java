@@ -41,7 +41,8 @@ final class ContentionAnalysis {
         this.grants = inWindow;
     }
 
-    ContentionResult result(String lock, int sectionMillis, long commands, int failures) {
+    ContentionResult result(String lock, int sectionMillis, long commands, double redisCpuSeconds, long clientCpuNanos,
+            int failures) {
         int clients = this.byClient.size();
         double seconds = (this.to - this.from) / 1e9;
         int count = this.grants.size();
@@ -77,7 +78,9 @@ final class ContentionAnalysis {
                 count == 0 ? Double.NaN : (double) overtakes / count,
                 handoff.of(50) / 1e3, handoff.of(99) / 1e3, acquire.of(50) / 1e3, acquire.of(99) / 1e3,
                 starvedClients(), longestGapNanos() / 1e6, failures, new Percentiles(releaseCalls).of(50) / 1e3,
-                new Percentiles(releasesToNext.stream().mapToLong(Long::longValue).toArray()).of(50) / 1e3);
+                new Percentiles(releasesToNext.stream().mapToLong(Long::longValue).toArray()).of(50) / 1e3,
+                count == 0 ? Double.NaN : redisCpuSeconds * 1e6 / count,
+                count == 0 ? Double.NaN : clientCpuNanos / 1e3 / count);
     }
 
     /**

@@ -127,9 +127,11 @@ public final class ContentionBenchmark {
                         ContentionResult result = new ContentionScenario(pools.get(subject).first(clients), this.stats)
                             .run(subject.label(), key, section, this.settings.warmup(), this.settings.measure());
                         progress(String.format(Locale.ROOT,
-                                "contention %2d clients %d ms %-18s %,8.0f grants/s %6.1f cmds/grant Jain %.2f",
+                                "contention %2d clients %d ms %-18s %,8.0f grants/s %6.1f cmds/grant CPU/grant %5.1f us "
+                                        + "Redis %5.1f us client Jain %.2f",
                                 clients, section, subject.label(), result.grantsPerSecond(),
-                                result.commandsPerGrant(), result.jain()));
+                                result.commandsPerGrant(), result.redisCpuPerGrant(), result.clientCpuPerGrant(),
+                                result.jain()));
                         contention.add(result);
                     }
                 }

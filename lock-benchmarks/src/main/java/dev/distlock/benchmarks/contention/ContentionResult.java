@@ -23,9 +23,13 @@ package dev.distlock.benchmarks.contention;
  * @param releaseP50 median duration of a release call, in microseconds
  * @param releaseToNextP50 median time from one holder's release call to the next, different, holder's acquire
  * return, in microseconds: the whole handoff chain as the next holder sees it
+ * @param redisCpuPerGrant Redis CPU (user + system, from {@code INFO cpu}) in the window per grant, in microseconds:
+ * at saturation, where one Redis core serves every client, grants/s is at most its inverse
+ * @param clientCpuPerGrant CPU of the harness JVM (every client instance) in the window per grant, in microseconds
  */
 record ContentionResult(String lock, int clients, int sectionMillis, double grantsPerSecond,
         double commandsPerGrant, double jain, double rewonShare, double overtakeShare, double handoffP50,
         double handoffP99, double acquireP50, double acquireP99, int starvedClients, double longestGapMillis,
-        int failures, double releaseP50, double releaseToNextP50) {
+        int failures, double releaseP50, double releaseToNextP50, double redisCpuPerGrant,
+        double clientCpuPerGrant) {
 }

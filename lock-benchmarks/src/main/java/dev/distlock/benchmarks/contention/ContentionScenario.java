@@ -40,11 +40,16 @@ final class ContentionScenario {
         long from;
         long to;
         RedisStats.Snapshot counted;
+        double redisCpuBefore;
+        long clientCpu;
         try {
             Thread.sleep(warmup.toMillis());
             this.stats.reset();
+            redisCpuBefore = this.stats.snapshot().cpuSeconds();
+            clientCpu = ProcessCpu.nanos();
             from = System.nanoTime();
             Thread.sleep(measure.toMillis());
+            clientCpu = ProcessCpu.nanos() - clientCpu;
             counted = this.stats.snapshot();
             to = System.nanoTime();
         }
@@ -52,7 +57,7 @@ final class ContentionScenario {
             threads.stop(STOP_GRACE);
         }
         return new ContentionAnalysis(attempts, from, to).result(lock, sectionMillis, counted.commands(),
-                threads.failures());
+                counted.cpuSeconds() - redisCpuBefore, clientCpu, threads.failures());
     }
 
     /** One client's loop until the threads stop: acquire, hold for {@code section} nanoseconds, release. */

@@ -58,16 +58,18 @@ final class MarkdownReport {
                 + "unfinished at the end of the window at its length so far. Starved = clients with no grant in some "
                 + "whole second.");
         line("");
-        line("| clients | section | lock | grants/s | x | cmds/grant | Jain | re-won | overtakes | handoff p50 | "
-                + "handoff p99 | release call p50 | release call -> next holder p50 | acquire p50 | acquire p99 | "
-                + "starved | longest gap | failures |");
-        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        line("| clients | section | lock | grants/s | x | cmds/grant | Redis CPU/grant | client CPU/grant | Jain | re-won | "
+                + "overtakes | handoff p50 | handoff p99 | release call p50 | release call -> next holder p50 | "
+                + "acquire p50 | acquire p99 | starved | longest gap | failures |");
+        line("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (ContentionResult r : this.report.contention()) {
             Optional<ContentionResult> base = this.report.contention(BASELINE, r.clients(), r.sectionMillis());
-            line("| %d | %d ms | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %d |"
+            line("| %d | %d ms | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %d |"
                 .formatted(r.clients(), r.sectionMillis(), r.lock(), Cells.number(r.grantsPerSecond()),
                     Cells.ratio(r.grantsPerSecond(), base.map(ContentionResult::grantsPerSecond)),
-                    Cells.decimal(r.commandsPerGrant()), Cells.fixed(r.jain(), 2), Cells.percent(r.rewonShare()),
+                    Cells.decimal(r.commandsPerGrant()), Cells.micros(r.redisCpuPerGrant()),
+                    Cells.micros(r.clientCpuPerGrant()), Cells.fixed(r.jain(), 2),
+                    Cells.percent(r.rewonShare()),
                     Cells.percent(r.overtakeShare()), Cells.micros(r.handoffP50()), Cells.micros(r.handoffP99()),
                     Cells.micros(r.releaseP50()), Cells.micros(r.releaseToNextP50()),
                     Cells.micros(r.acquireP50()), Cells.micros(r.acquireP99()), r.starvedClients(),

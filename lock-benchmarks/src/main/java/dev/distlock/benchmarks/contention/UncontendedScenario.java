@@ -1,6 +1,5 @@
 package dev.distlock.benchmarks.contention;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,12 +46,12 @@ final class UncontendedScenario {
             double redisCpuBefore = this.stats.snapshot().cpuSeconds();
             this.stats.reset();
             long cyclesBefore = cycles.sum();
-            long cpuBefore = processCpuNanos();
+            long cpuBefore = ProcessCpu.nanos();
             long from = System.nanoTime();
             Thread.sleep(measure.toMillis());
             RedisStats.Snapshot counted = this.stats.snapshot();
             return new Round(cycles.sum() - cyclesBefore, System.nanoTime() - from, counted.commands(),
-                    processCpuNanos() - cpuBefore, counted.cpuSeconds() - redisCpuBefore, 0, counted.perCommand())
+                    ProcessCpu.nanos() - cpuBefore, counted.cpuSeconds() - redisCpuBefore, 0, counted.perCommand())
                 .withFailures(threads.failures());
         }
         finally {
@@ -90,12 +89,5 @@ final class UncontendedScenario {
                     this.clientCpuNanos / 1e3 / perCycle, this.redisCpuSeconds * 1e6 / perCycle, this.failures,
                     costs);
         }
-    }
-
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return 0;
     }
 }

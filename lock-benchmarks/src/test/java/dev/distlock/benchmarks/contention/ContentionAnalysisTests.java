@@ -31,10 +31,14 @@ class ContentionAnalysisTests {
             time += 10 * MS;
         }
         sortByStart(history);
-        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 1, 400, 0);
+        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 1, 400, 0.002, 4_000_000,
+                0);
 
         assertThat(result.grantsPerSecond()).isCloseTo(100, within(0.01));
         assertThat(result.commandsPerGrant()).isCloseTo(2, within(0.01));
+        // 2 ms of Redis CPU and 4 ms of client CPU over the 200 grants of the window
+        assertThat(result.redisCpuPerGrant()).isCloseTo(10, within(0.01));
+        assertThat(result.clientCpuPerGrant()).isCloseTo(20, within(0.01));
         assertThat(result.jain()).isCloseTo(1, within(1e-9));
         assertThat(result.rewonShare()).isZero();
         assertThat(result.overtakeShare()).isZero();
@@ -55,7 +59,7 @@ class ContentionAnalysisTests {
                     true));
         }
         history.get(1).add(new Attempt(1, 0, 3 * S, 3 * S, 3 * S, true));
-        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 10, 100, 0);
+        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 10, 100, 0, 0, 0);
 
         assertThat(result.jain()).isCloseTo(0.5, within(1e-9));
         assertThat(result.rewonShare()).isEqualTo(1.0);
@@ -72,7 +76,7 @@ class ContentionAnalysisTests {
         history.get(0).add(new Attempt(0, 0, 5 * MS, 6 * MS, 6 * MS, true));
         history.get(0).add(new Attempt(0, 6 * MS, 2 * S, 2 * S, 2 * S, true));
         history.get(0).add(new Attempt(0, 2 * S, 3 * S, 3 * S, 3 * S, false));
-        ContentionResult result = new ContentionAnalysis(history, 10 * MS, S).result("lock", 0, 7, 0);
+        ContentionResult result = new ContentionAnalysis(history, 10 * MS, S).result("lock", 0, 7, 0, 0, 0);
 
         assertThat(result.grantsPerSecond()).isZero();
         assertThat(result.commandsPerGrant()).isNaN();
@@ -83,7 +87,7 @@ class ContentionAnalysisTests {
         List<List<Attempt>> history = history(2);
         history.get(0).add(new Attempt(0, 0, MS, 2 * MS, 2 * MS, true));
         history.get(1).add(new Attempt(1, 0, 9 * S, 9 * S, 9 * S, true));
-        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 1, 2, 0);
+        ContentionResult result = new ContentionAnalysis(history, 0, 2 * S).result("lock", 1, 2, 0, 0, 0);
 
         assertThat(result.acquireP50()).isCloseTo(1_000, within(0.01));
         assertThat(result.acquireP99()).isCloseTo(2_000_000, within(0.01));
