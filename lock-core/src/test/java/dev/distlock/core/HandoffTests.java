@@ -74,6 +74,7 @@ class HandoffTests extends RedisLockTest {
         RedisLockClient waiter = this.clients.create(LockClientOptions.builder().handoffOffer(Duration.ofSeconds(5))
             .build());
         LockLease held = holder.getLock("short").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        // Its token minted, the hold is what a handover leaves: the waiter queues on acquire.lua's shortest path.
         held.fencingToken();
         Future<Long> waited = this.pool.submit(() -> {
             try (LockLease lease = waiter.getLock("short").acquire(Duration.ofSeconds(20), Duration.ofMillis(400))) {
