@@ -56,7 +56,8 @@ final class MarkdownReport {
                 + "next, different, holder. Overtakes = grants to a client whose acquire started over 1 ms after "
                 + "that of another client still waiting. Acquire = duration of acquire calls, counting a wait still "
                 + "unfinished at the end of the window at its length so far. Starved = clients with no grant in some "
-                + "whole second.");
+                + "whole second. CPU per grant: redis-server's (user + system, from INFO cpu) and the harness JVM's "
+                + "(every client instance) over the window.");
         line("");
         line("| clients | section | lock | grants/s | x | cmds/grant | Redis CPU/grant | client CPU/grant | Jain | re-won | "
                 + "overtakes | handoff p50 | handoff p99 | release call p50 | release call -> next holder p50 | "
