@@ -27,7 +27,7 @@ class AclUserContractTests extends LockContractTests {
     /** The documented rules, less the user name and password. Keep in step with docs/spring-boot-starter.md. */
     static final List<String> LOCK_USER_RULES = List.of("on", "resetkeys", "~lock:*", "resetchannels", "&lock:*",
             "-@all", "+evalsha", "+eval", "+script|load", "+exists", "+subscribe", "+unsubscribe", "+publish",
-            "+ping", "+role", "+wait", "+get", "+set", "+del",
+            "+pubsub|numsub", "+ping", "+role", "+wait", "+get", "+set", "+del",
             "+pexpire", "+pttl", "+time", "+lindex", "+llen", "+lpop", "+lpos", "+lrange", "+lrem", "+rpush",
             "+zadd", "+zcard", "+zcount", "+zrange", "+zrangebyscore", "+zrank", "+zrem", "+zremrangebyscore",
             "+zscore");

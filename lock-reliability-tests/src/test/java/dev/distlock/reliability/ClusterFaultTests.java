@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.distlock.core.LockClientOptions;
@@ -16,8 +18,11 @@ import dev.distlock.testsupport.HistoryChecks;
 import dev.distlock.testsupport.RedisClusterSet;
 import dev.distlock.testsupport.RedisServer;
 import dev.distlock.testsupport.RedisTopologyExtension;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -149,7 +154,8 @@ class ClusterFaultTests {
                 + "migration: " + sectionsBefore + "/" + (afterFailover - sectionsBefore) + "/"
                 + (a.sections() + b.sections() - afterFailover) + "; overlaps " + overlaps.size() + "; errors "
                 + a.errors() + " " + b.errors());
-        assertThat(overlaps).as("no grant is lost in a coordinated failover or a migration").isEmpty();
+        assertThat(overlaps).as("no grant is lost in a coordinated failover or a migration (nanoTime: failover "
+                + failoverAt + "-" + failedOverAt + ", migration " + migrateAt + "-" + migratedAt + ")").isEmpty();
         assertThat(HistoryChecks.nonIncreasingTokens(history)).isEmpty();
         assertThat(a.errorsContaining("CROSSSLOT") + b.errorsContaining("CROSSSLOT")).isZero();
         assertThat(a.errorsContaining("MOVED") + b.errorsContaining("MOVED")).as("MOVED surfaced").isZero();
@@ -187,6 +193,55 @@ class ClusterFaultTests {
             set.migrateSlot(SlotHash.getSlot("f19-moved"), target);
             return target;
         });
+    }
+
+    /**
+     * The F19 finding of round 3 (docs/reliability.md, finding 15): after a failover a waiter's client still listens on
+     * the demoted master, now a replica, until it follows the new one. {@code SPUBLISH} reaches the subscribers of the
+     * master's replicas too but counts the master's alone, so a release that announced an offer before learning it had
+     * no receiver withdrew it from a waiter that heard it, and that waiter ran beside the next holder. The release
+     * must skip such a waiter untold.
+     */
+    @Test
+    void aWaiterWhoseClientListensOnlyOnAReplicaIsSkippedUntold() throws Exception {
+        RedisClusterSet set = this.cluster.get();
+        String key = "lock:{f19-ghost}";
+        String ghostChannel = key + ":h:ghost";
+        RedisServer master = set.masterOfKey(key);
+        BlockingQueue<String> heardOnReplica = new LinkedBlockingQueue<>();
+        RedisClient replicaClient = this.clients.redisClient(set.replicasOf(master).get(0).uri());
+        StatefulRedisPubSubConnection<String, String> onReplica = replicaClient.connectPubSub();
+        onReplica.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void smessage(String channel, String message) {
+                heardOnReplica.add(message);
+            }
+        });
+        onReplica.sync().ssubscribe(ghostChannel);
+        LockClientOptions options = Clients.fastOptions().watchdogLease(Duration.ofSeconds(30)).build();
+        RedisLockClient holder = this.clients.clusterLockClient(set.seedUris(), options);
+        RedisLockClient waiter = this.clients.clusterLockClient(set.seedUris(), options);
+        RedisCommands<String, String> onMaster = this.clients.raw(master.uri());
+        LockLease held = holder.getLock("f19-ghost").acquire(Duration.ZERO);
+        long heldToken = held.fencingToken();
+        List<String> time = onMaster.time();
+        long serverMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        onMaster.rpush(key + ":queue", "ghost:1|30000|" + (serverMillis + 60_000) + "|" + ghostChannel);
+        CompletableFuture<LockLease> live = waiter.getLock("f19-ghost").acquireAsync(Duration.ofSeconds(20))
+            .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> onMaster.llen(key + ":queue") == 2);
+
+        held.close();
+
+        try (LockLease lease = live.get(10, TimeUnit.SECONDS)) {
+            assertThat(lease.fencingToken()).isGreaterThan(heldToken);
+        }
+        // Messages of one shard reach a replica in the master's order: the marker comes after anything the release
+        // announced on the skipped waiter's channel.
+        onMaster.spublish(ghostChannel, "marker");
+        assertThat(heardOnReplica.poll(10, TimeUnit.SECONDS))
+            .as("the first message on the skipped waiter's channel, as its client heard it on a replica")
+            .isEqualTo("marker");
     }
 
     /** Moves a lock's slot to another master (returned) while a waiter of another client is queued for it. */

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.redis;
 
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,7 +24,11 @@ final class ScriptErrors {
 
     private static final Pattern KEY_REFUSED = Pattern.compile("^NOPERM.*\\bkeys?\\b", Pattern.CASE_INSENSITIVE);
 
-    private static final Pattern CALLED_COMMAND = Pattern.compile("redis\\.p?call\\(\\s*(?:'([^']+)'|([A-Za-z0-9_\\[\\]]+))");
+    private static final Pattern CALLED_COMMAND = Pattern.compile(
+            "redis\\.p?call\\(\\s*(?:'([^']+)'(?:\\s*,\\s*'([a-z]+)')?|([A-Za-z0-9_\\[\\]]+))");
+
+    /** Commands whose first argument names a subcommand, which ACL rules grant one by one. */
+    private static final Set<String> CONTAINERS = Set.of("pubsub");
 
     private ScriptErrors() {
     }
@@ -65,7 +70,11 @@ final class ScriptErrors {
         if (!call.find()) {
             return "?";
         }
-        // a command passed in ARGV is the publish command: publish or spublish
-        return (call.group(1) != null) ? call.group(1) : "publish/spublish";
+        if (call.group(1) == null) {
+            // a command passed in ARGV is the publish command: publish or spublish
+            return "publish/spublish";
+        }
+        return (CONTAINERS.contains(call.group(1)) && call.group(2) != null) ? call.group(1) + "|" + call.group(2)
+                : call.group(1);
     }
 }

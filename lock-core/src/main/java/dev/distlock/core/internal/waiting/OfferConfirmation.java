@@ -69,7 +69,9 @@ final class OfferConfirmation {
     /**
      * The grant the holder can run on at once, before it confirms the offer, or null when it must wait for its
      * confirmation's answer. The offer set the key to expire an offer time after the release ran, and the release ran
-     * after this acquisition started (it popped an entry this acquisition queued), so until a confirmation answers,
+     * after this acquisition started (it popped an entry this acquisition queued). A release announces only an offer
+     * it keeps (lib/offer.lua asks whether the client listens before it writes or announces anything: a publish also
+     * reaches replicas, where this client may still listen after a failover), so until a confirmation answers,
      * validity counts as if granted at the start for the offer time. Only while that leaves at least half the offer,
      * and never with replica acknowledgement (the grant waits for the replicas). The confirmation is due when half of
      * the validity left now has passed (at once for an offer too short to time that on the wheel), and is not sent if

@@ -9,24 +9,33 @@ local function publish_with(command, channel, message)
     end
     return redis.call('publish', channel, message)
 end
+-- The number of this server's subscribers of a wake channel ('publish' names the command the channel is published
+-- with: 'publish', or 'spublish' for a shard channel).
+local function listeners(command, channel)
+    if command == 'spublish' then
+        return redis.call('pubsub', 'shardnumsub', channel)[2]
+    end
+    return redis.call('pubsub', 'numsub', channel)[2]
+end
 -- Offers the lock to the waiter of one queue entry 'owner|offerMs|deadlineMs|channel' if it is live: the lock key gets
 -- the hold 'owner|token' for the offer time only, a fencing token is minted, and only its client is told, on its wake
 -- channel, with 'owner|token|server time in us' ('publish' names the command: 'publish' or 'spublish'). The waiter
 -- confirms the offer with a renewal to its lease; an offer nobody confirms (the waiter died, froze or is cut off)
 -- lapses by itself and the lock passes to the next live waiter (release.lua 'pass'). Returns the waiter's owner and the
--- offer time in ms, or nil when the entry is not live: its deadline passed, or its client hears nothing (the publish
--- reaches no subscriber, which proves it only where 'counts' is '1'); the lock key may then hold that waiter's offer,
--- for the caller to overwrite or delete.
+-- offer time in ms, or nil, with nothing written or announced, when the entry is not live: its deadline passed, or its
+-- client does not listen here (known only where 'counts' is '1').
+-- Who listens is asked before anything is announced, never read from the announcement's receiver count: a publish
+-- reaches the subscribers of this server's replicas too (it is replicated) but counts only this server's, so a waiter
+-- whose client still listens on a demoted master after a failover would hear an offer this script then withdrew, and
+-- run beside the next holder.
 local function offer(lock, fence, retention, publish, counts, entry)
     local owner, offer_ms, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
     local now_ms, now_us = clock()
-    if not owner or tonumber(deadline) <= now_ms then
+    if not owner or tonumber(deadline) <= now_ms or (counts == '1' and listeners(publish, channel) == 0) then
         return nil
     end
     local hold = hold_of(owner, mint(fence, retention))
     redis.call('set', lock, hold, 'px', offer_ms)
-    if publish_with(publish, channel, hold .. '|' .. string.format('%.0f', now_us)) > 0 or counts == '0' then
-        return owner, tonumber(offer_ms)
-    end
-    return nil
+    publish_with(publish, channel, hold .. '|' .. string.format('%.0f', now_us))
+    return owner, tonumber(offer_ms)
 end

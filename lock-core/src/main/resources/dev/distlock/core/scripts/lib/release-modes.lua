@@ -26,7 +26,7 @@ local function may_release()
     return mode == 'force' or owner == Q.owner, owner
 end
 -- The lock key is free (or held by nobody live): offers it to the next live waiter, or deletes the key (it may hold a
--- skipped waiter's offer). Returns the reply of the release scripts for a removed hold of 'released'.
+-- lapsed offer or the released hold). Returns the reply of the release scripts for a removed hold of 'released'.
 local function pass_on(released, popped)
     local next = hand_over(nil, popped)
     if next == '' then

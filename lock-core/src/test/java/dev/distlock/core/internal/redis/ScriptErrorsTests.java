@@ -15,6 +15,7 @@ class ScriptErrorsTests {
     private static final LuaScript SCRIPT = new LuaScript("demo", String.join("\n",
             "local held = redis.call('get', KEYS[1])",
             "local now = redis.call('time')",
+            "local listening = redis.call('pubsub', 'numsub', ARGV[1])[2]",
             "return held"), "0000");
 
     @Test
@@ -24,6 +25,15 @@ class ScriptErrorsTests {
 
         assertThat(explained).hasMessageContaining("the Redis user may not run 'time' (line 2 of the lock script"
                 + " demo.lua)").hasMessageContaining("ACL SETUSER <user> +time");
+    }
+
+    @Test
+    void aRefusedSubcommandIsNamedWithItsContainerAsAclRulesGrantIt() {
+        Throwable explained = explain("ERR The user executing the script can't run this command or subcommand"
+                + " script: 0000, on @user_script:3.");
+
+        assertThat(explained).hasMessageContaining("may not run 'pubsub|numsub' (line 3")
+                .hasMessageContaining("ACL SETUSER <user> +pubsub|numsub");
     }
 
     @Test

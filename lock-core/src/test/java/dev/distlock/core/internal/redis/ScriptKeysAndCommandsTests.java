@@ -33,7 +33,7 @@ class ScriptKeysAndCommandsTests {
             "zremrangebyscore", "zrangebyscore", "zrank", "incr");
 
     /** Commands without keys. */
-    private static final Set<String> NO_KEYS = Set.of("time", "publish", "spublish");
+    private static final Set<String> NO_KEYS = Set.of("time", "publish", "spublish", "pubsub");
 
     /** Names the scripts bind to KEYS only (checked by {@link #namesUsedAsKeysAreBoundToKeysOnly}). */
     private static final Set<String> KEY_NAMES = Set.of("Q.lock", "Q.fence", "Q.queue", "Q.tombstone", "fence", "lock",
