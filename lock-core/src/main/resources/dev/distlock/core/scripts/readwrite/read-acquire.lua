@@ -11,18 +11,13 @@
 -- ARGV[4] writeOwner: owner token of the write hold of the same thread ('' if none): a writer may take read holds
 --         (downgrade)
 -- ARGV[5] publish: 'publish' or 'spublish'
--- ARGV[6] countsListeners: '1' when a publish's receiver count proves the writer's client listens, '0' when it cannot
+-- ARGV[6] countsListeners: '1' when this server's subscriber count proves the writer's client listens, '0' when it
+--         cannot
 -- Returns {1, token} when granted (the read hold is then 'owner|token'), {0, pttl} when refused (pttl -1 when a
 -- writer is queued).
 --@include fence
 --@include hold
--- Probes a wake channel with ARGV[5], named literally: some proxies refuse a command name a script computes.
-local function probe(channel)
-    if ARGV[5] == 'spublish' then
-        return redis.call('spublish', channel, 'probe')
-    end
-    return redis.call('publish', channel, 'probe')
-end
+--@include offer
 
 if redis.call('exists', KEYS[5]) == 1 then
     return {0, -1}
@@ -36,14 +31,14 @@ if writer and not downgrade then
 end
 if not downgrade then
     -- A queued writer keeps readers out while it is live: its deadline has not passed and its client still listens
-    -- (probed with a message it ignores). Dead writers at the head are dropped.
+    -- (a subscriber of its wake channel here, lib/offer.lua's listeners). Dead writers at the head are dropped.
     while true do
         local entry = redis.call('lindex', KEYS[3], 0)
         if not entry then
             break
         end
         local _, _, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
-        if deadline and tonumber(deadline) > now_ms and (ARGV[6] == '0' or probe(channel) > 0) then
+        if deadline and tonumber(deadline) > now_ms and (ARGV[6] == '0' or listeners(ARGV[5], channel) > 0) then
             return {0, -1}
         end
         redis.call('lpop', KEYS[3])
