@@ -29,10 +29,13 @@ KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 UNREACHABLE=3
 
 # name  suite  package  binary-in-package  expected-version-prefix
+# Suite 'experimental' holds only the packages newer than unstable's: the server and its -tools package come from it,
+# everything else (libc6, the libraries) from sid, as apt would install them.
 SERVERS="
-redis-8.0   trixie  redis-server   usr/bin/redis-server   5:8.0.
-valkey-8.1  trixie  valkey-server  usr/bin/valkey-server  8.1.
-valkey-9.1  sid     valkey-server  usr/bin/valkey-server  9.1.
+redis-8.0   trixie        redis-server   usr/bin/redis-server   5:8.0.
+redis-8.6   experimental  redis-server   usr/bin/redis-server   5:8.6.
+valkey-8.1  trixie        valkey-server  usr/bin/valkey-server  8.1.
+valkey-9.1  sid           valkey-server  usr/bin/valkey-server  9.1.
 "
 
 log() { echo "servers.sh: $*" >&2; }
@@ -64,6 +67,9 @@ update_suite() {
     mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
     touch "$dir/status"
     echo "deb [signed-by=$KEYRING] $MIRROR $suite main" >"$dir/sources.list"
+    if [ "$suite" = experimental ]; then
+        echo "deb [signed-by=$KEYRING] $MIRROR sid main" >>"$dir/sources.list"
+    fi
     log "updating the package index of Debian $suite"
     if ! apt_in "$suite" apt-get update --error-on=any >"$dir/update.log" 2>&1; then
         cat "$dir/update.log" >&2
@@ -78,7 +84,22 @@ update_suite() {
 }
 
 candidate() {
+    if [ "$1" = experimental ]; then
+        # experimental is pinned below sid (NotAutomatic): its version is the policy's line for that suite
+        apt_in "$1" apt-cache madison "$2" | awk -F'|' '$3 ~ /experimental/ { gsub(/ /, "", $2); print $2; exit }'
+        return
+    fi
     apt_in "$1" apt-cache policy "$2" | awk '/Candidate:/ { print $2 }'
+}
+
+# How apt is asked for package $3 of suite $1 whose server package is $2: from experimental (name/experimental) for
+# the server and its -tools package, from the suite (for experimental: sid) for everything else.
+apt_name() {
+    if [ "$1" = experimental ] && { [ "$3" = "$2" ] || [ "$3" = "${2%-server}-tools" ]; }; then
+        echo "$3/experimental"
+    else
+        echo "$3"
+    fi
 }
 
 # The library names (first alternative of each) among a .deb's Depends and Pre-Depends, without versions.
@@ -94,16 +115,20 @@ unpack_closure() {
     local suite="$1" root="$2" listing="$3" package="$4"
     local debs="$OUT/.debs/$suite"
     local -A seen=()
-    local level=("$package" "${package%-server}-tools" libc6) next=() files=() missing=() pkg file dep
+    local level=("$package" "${package%-server}-tools" libc6) next=() names=() files=() missing=() pkg file dep
     mkdir -p "$debs"
     while [ "${#level[@]}" -gt 0 ]; do
-        for pkg in "${level[@]}"; do seen[$pkg]=1; done
+        names=()
+        for pkg in "${level[@]}"; do
+            seen[$pkg]=1
+            names+=("$(apt_name "$suite" "$package" "$pkg")")
+        done
         # one apt call per level: which file each package is, then fetch the ones not cached yet
-        mapfile -t files < <(apt_in "$suite" apt-get download --print-uris "${level[@]}" | awk '{ print $2 }')
+        mapfile -t files < <(apt_in "$suite" apt-get download --print-uris "${names[@]}" | awk '{ print $2 }')
         [ "${#files[@]}" -eq "${#level[@]}" ] || die "Debian $suite lacks one of: ${level[*]}"
         missing=()
         for file in "${files[@]}"; do
-            [ -s "$debs/$file" ] || missing+=("${file%%_*}")
+            [ -s "$debs/$file" ] || missing+=("$(apt_name "$suite" "$package" "${file%%_*}")")
         done
         if [ "${#missing[@]}" -gt 0 ]; then
             log "downloading ${missing[*]} from Debian $suite"

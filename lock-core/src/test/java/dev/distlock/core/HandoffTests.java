@@ -121,21 +121,21 @@ class HandoffTests extends RedisLockTest {
     @Test
     void anUncontendedReleaseIsOneCompareAndDeleteTheServersOwnWhereItHasOne() throws Exception {
         RedisLock lock = this.clients.create().getLock("compare-and-delete");
-        // The first release probes for DELIFEQ (Valkey 9 and later) on the side and runs the script; the probe is
-        // answered before it, so later releases use what it learned.
+        // The first release probes for DELIFEQ (Valkey 9 and later), then DELEX (Redis 8.4 and later), on the side and
+        // runs the script; the probe is answered before it, so later releases use what it learned.
         lock.acquire(Duration.ZERO).close();
-        boolean serverHasIt = this.raw.commandInfo("delifeq").stream().anyMatch(java.util.Objects::nonNull);
+        String command = serverCompareAndDelete(this.raw);
         this.raw.configResetstat();
 
         lock.acquire(Duration.ZERO).close();
 
         Map<String, Long> calls = commandCalls();
-        if (serverHasIt) {
-            assertThat(calls).as("DELIFEQ releases").containsEntry("delifeq", 1L);
+        if (command != null) {
+            assertThat(calls).as(command + " releases").containsEntry(command, 1L);
             assertThat(scriptCalls()).as("the acquire only").isOne();
         }
         else {
-            assertThat(calls).doesNotContainKey("delifeq");
+            assertThat(calls).doesNotContainKeys("delifeq", "delex");
             assertThat(scriptCalls()).as("acquire and release").isEqualTo(2);
         }
         assertThat(calls).as("no queue looked at").doesNotContainKey("lpop");
@@ -305,6 +305,16 @@ class HandoffTests extends RedisLockTest {
                 assertThat(refused.getMessage()).contains("orders-7");
             }
         }
+    }
+
+    /** The server's own compare-and-delete command (Valkey 9: delifeq, Redis 8.4: delex), or null without one. */
+    static @org.jspecify.annotations.Nullable String serverCompareAndDelete(RedisCommands<String, String> raw) {
+        for (String command : List.of("delifeq", "delex")) {
+            if (raw.commandInfo(command).stream().anyMatch(java.util.Objects::nonNull)) {
+                return command;
+            }
+        }
+        return null;
     }
 
     private long scriptCalls() {

@@ -46,7 +46,7 @@ class RoundTripBudgetTests extends RedisLockTest {
 
         if (deletesIfEqual) {
             assertThat(allCommandCalls()).as("acquire: 1 script, EXISTS (tombstone and queue in one), SET NX PX (the "
-                    + "token is minted on request); release: DELIFEQ (a waiter would have changed the hold)")
+                    + "token is minted on request); release: DELIFEQ or DELEX (a waiter would have changed the hold)")
                 .isEqualTo(4);
         }
         else {
@@ -120,17 +120,17 @@ class RoundTripBudgetTests extends RedisLockTest {
     /**
      * Top-level commands the lock client sent since the last reset. Commands a script runs inside Redis are counted
      * by commandstats too, but they cost no round trip, so only script invocations and the plain commands a client
-     * sends (SUBSCRIBE, PTTL; DELIFEQ on Valkey 9) are summed; the scripts run PTTL only when they refuse, never in
-     * these cycles.
+     * sends (SUBSCRIBE, PTTL; DELIFEQ on Valkey 9, DELEX on Redis 8.4) are summed; the scripts run PTTL only when
+     * they refuse, never in these cycles.
      */
     private long commandCalls() {
         return calls((command) -> command.equals("evalsha") || command.equals("eval") || command.equals("subscribe")
-                || command.equals("pttl") || command.equals("delifeq"));
+                || command.equals("pttl") || command.equals("delifeq") || command.equals("delex"));
     }
 
-    /** Valkey 9 and later: the uncontended release is the server's DELIFEQ instead of a script. */
+    /** Valkey 9 and Redis 8.4 and later: the uncontended release is the server's own command instead of a script. */
     private boolean serverDeletesIfEqual() {
-        return this.raw.commandInfo("delifeq").stream().anyMatch(java.util.Objects::nonNull);
+        return HandoffTests.serverCompareAndDelete(this.raw) != null;
     }
 
     private long calls(Predicate<String> counted) {

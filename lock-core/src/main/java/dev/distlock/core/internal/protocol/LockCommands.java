@@ -168,7 +168,7 @@ public final class LockCommands {
         return this.gateway.mayDeleteIfEquals(probeKey);
     }
 
-    /** {@code DELIFEQ}: see {@link RedisGateway#deleteIfEquals}; null when the server refused the command. */
+    /** The server's compare-and-delete: see {@link RedisGateway#deleteIfEquals}; null when it refused the command. */
     CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
         return withTimeout(this.gateway.deleteIfEquals(key, value));
     }

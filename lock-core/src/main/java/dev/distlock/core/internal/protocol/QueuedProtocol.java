@@ -74,7 +74,7 @@ public class QueuedProtocol implements HandoffProtocol {
 
     private final String wakeChannel;
 
-    /** The key the client probes {@code DELIFEQ} with: next to the lock's key, never written. */
+    /** The key the client probes {@code DELIFEQ} / {@code DELEX} with: next to the lock's key, never written. */
     private final String deleteIfEqualsProbeKey;
 
     public QueuedProtocol(LockEngine engine, LockKeys keys) {
@@ -181,8 +181,9 @@ public class QueuedProtocol implements HandoffProtocol {
      * A hold {@code take.lua} wrote ({@code owner|}) is deleted by a compare-and-delete of that exact value, which
      * looks at no queue: a waiter that queues behind it mints the holder's token into it first, so then the compare
      * misses, touches nothing, and the full release hands over (one round trip more, only when contention begins).
-     * The compare-and-delete is the server's own {@code DELIFEQ} where it has one (Valkey 9), else a script; the
-     * client probes the server for it on the side of its first such release, which runs the script.
+     * The compare-and-delete is the server's own where it has one ({@code DELIFEQ} on Valkey 9, {@code DELEX ... IFEQ}
+     * on Redis 8.4), else a script; the client probes the server for it on the side of its first such release, which
+     * runs the script.
      */
     @Override
     public CompletableFuture<Boolean> releaseUnminted(String owner) {
@@ -195,7 +196,8 @@ public class QueuedProtocol implements HandoffProtocol {
         }
         return commands.deleteIfEquals(this.layout.lockKey(), owner + "|").thenCompose((deleted) -> {
             if (deleted == null) {
-                // The server refused DELIFEQ (e.g. a failover to an older one): learned, the script from now on.
+                // The server refused its compare-and-delete (e.g. a failover to an older one): learned, the script
+                // from now on.
                 return unlockTaken(owner);
             }
             // Not deleted: a waiter changed the hold (release with handoff), or it is not ours (release says so).

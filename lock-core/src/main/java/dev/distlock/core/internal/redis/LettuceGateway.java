@@ -27,13 +27,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class LettuceGateway implements RedisGateway {
 
-    private static final int DELIFEQ_UNKNOWN = 0;
+    private static final int COMPARE_DELETE_UNKNOWN = 0;
 
-    private static final int DELIFEQ_PROBING = 1;
+    private static final int COMPARE_DELETE_PROBING = 1;
 
-    private static final int DELIFEQ_SUPPORTED = 2;
+    /** The server runs {@code DELIFEQ key value} (Valkey 9 and later). */
+    private static final int COMPARE_DELETE_DELIFEQ = 2;
 
-    private static final int DELIFEQ_REFUSED = 3;
+    /** The server runs {@code DELEX key IFEQ value} (Redis 8.4 and later). */
+    private static final int COMPARE_DELETE_DELEX = 3;
+
+    private static final int COMPARE_DELETE_REFUSED = 4;
 
     /** Channels subscribed through this gateway and not unsubscribed since: re-subscribed after a move. */
     private final Set<String> channels = ConcurrentHashMap.newKeySet();
@@ -43,8 +47,11 @@ final class LettuceGateway implements RedisGateway {
 
     private final Topology topology;
 
-    /** What this gateway knows of {@code DELIFEQ} on its server: one of the {@code DELIFEQ_*} states. */
-    private final AtomicInteger deleteIfEquals = new AtomicInteger(DELIFEQ_UNKNOWN);
+    /**
+     * What this gateway knows of a compare-and-delete command on its server: one of the {@code COMPARE_DELETE_*}
+     * states.
+     */
+    private final AtomicInteger deleteIfEquals = new AtomicInteger(COMPARE_DELETE_UNKNOWN);
 
     private final Timer timer;
 
@@ -91,13 +98,31 @@ final class LettuceGateway implements RedisGateway {
     @Override
     public boolean mayDeleteIfEquals(String probeKey) {
         int state = this.deleteIfEquals.get();
-        if (state == DELIFEQ_UNKNOWN && this.deleteIfEquals.compareAndSet(DELIFEQ_UNKNOWN, DELIFEQ_PROBING)) {
-            // An empty value never matches a lock's hold, and the probe key is never written: nothing is deleted.
-            sendDeleteIfEquals(probeKey, "").whenComplete((count, ex) -> this.deleteIfEquals.compareAndSet(
-                    DELIFEQ_PROBING, (ex == null) ? DELIFEQ_SUPPORTED
-                            : isRefusedCommand(ex) ? DELIFEQ_REFUSED : DELIFEQ_UNKNOWN));
+        if (state == COMPARE_DELETE_UNKNOWN
+                && this.deleteIfEquals.compareAndSet(COMPARE_DELETE_UNKNOWN, COMPARE_DELETE_PROBING)) {
+            probe(probeKey);
         }
-        return state == DELIFEQ_SUPPORTED;
+        return state == COMPARE_DELETE_DELIFEQ || state == COMPARE_DELETE_DELEX;
+    }
+
+    /**
+     * Asks for {@code DELIFEQ}, then, where the server does not know it, for {@code DELEX ... IFEQ}. An empty value
+     * never matches a lock's hold, and the probe key is never written: nothing is deleted. A probe without an answer
+     * (timeout, connection lost) leaves the state unknown, for a later release to probe again.
+     */
+    private void probe(String probeKey) {
+        send(COMPARE_DELETE_DELIFEQ, probeKey, "")
+            .handle((count, ex) -> (ex != null && isUnknownCommand(ex))
+                    ? send(COMPARE_DELETE_DELEX, probeKey, "")
+                        .handle((delexCount, delexEx) -> learned(COMPARE_DELETE_DELEX, delexEx))
+                    : CompletableFuture.completedFuture(learned(COMPARE_DELETE_DELIFEQ, ex)))
+            .thenCompose((learned) -> learned)
+            .thenAccept((learned) -> this.deleteIfEquals.compareAndSet(COMPARE_DELETE_PROBING, learned));
+    }
+
+    /** What the answer to a probe of {@code command} says: that it runs, that it is refused, or nothing (no answer). */
+    private static int learned(int command, @Nullable Throwable ex) {
+        return (ex == null) ? command : isRefusedCommand(ex) ? COMPARE_DELETE_REFUSED : COMPARE_DELETE_UNKNOWN;
     }
 
     /**
@@ -107,30 +132,47 @@ final class LettuceGateway implements RedisGateway {
      */
     @Override
     public CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
-        return sendDeleteIfEquals(key, value).handle((count, ex) -> {
+        return send(this.deleteIfEquals.get(), key, value).handle((count, ex) -> {
             if (ex == null) {
                 return count != null && count == 1L;
             }
             if (isRefusedCommand(ex)) {
-                this.deleteIfEquals.set(DELIFEQ_REFUSED);
+                this.deleteIfEquals.set(COMPARE_DELETE_REFUSED);
                 return null;
             }
             throw (ex instanceof CompletionException completion) ? completion : new CompletionException(ex);
         });
     }
 
-    private CompletableFuture<Long> sendDeleteIfEquals(String key, String value) {
+    /** Sends the compare-and-delete {@code command} ({@code COMPARE_DELETE_DELEX}, or else {@code DELIFEQ}). */
+    private CompletableFuture<Long> send(int command, String key, String value) {
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8).addKey(key);
+        ServerCommand type = ServerCommand.DELIFEQ;
+        if (command == COMPARE_DELETE_DELEX) {
+            type = ServerCommand.DELEX;
+            args.add(ServerCommand.IFEQ);
+        }
+        args.addValue(value);
+        ServerCommand sent = type;
         return this.topology.route(() -> this.topology.commands()
-            .dispatch(ServerCommand.DELIFEQ, new IntegerOutput<>(StringCodec.UTF8),
-                    new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(value))
+            .dispatch(sent, new IntegerOutput<>(StringCodec.UTF8), args)
             .toCompletableFuture());
     }
 
+    private static boolean isUnknownCommand(Throwable ex) {
+        String message = messageOf(ex);
+        return message != null && message.startsWith("ERR unknown command");
+    }
+
     private static boolean isRefusedCommand(Throwable ex) {
+        String message = messageOf(ex);
+        return message != null && (message.startsWith("ERR unknown command") || message.startsWith("NOPERM"));
+    }
+
+    /** The message of a server's error reply, or null for any other failure. */
+    private static @Nullable String messageOf(Throwable ex) {
         Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
-        String message = cause.getMessage();
-        return cause instanceof RedisCommandExecutionException && message != null
-                && (message.startsWith("ERR unknown command") || message.startsWith("NOPERM"));
+        return (cause instanceof RedisCommandExecutionException) ? cause.getMessage() : null;
     }
 
     @Override

@@ -43,20 +43,21 @@ public interface RedisGateway extends AutoCloseable {
 
     /**
      * Whether {@link #deleteIfEquals} may be sent: true once the server answered it, false until then and after it
-     * refused it (no such command, or the user may not run it). The first call sends a probe, {@code DELIFEQ
-     * probeKey ''} (a key no lock writes, under the caller's key prefix for ACL key patterns), in the background; a
-     * probe without an answer (timeout, connection lost) is sent again by a later call. A gateway that never has the
-     * command says false.
+     * refused it (no such command, or the user may not run it). The first call sends a probe in the background:
+     * {@code DELIFEQ probeKey ''}, and where the server does not know that command, {@code DELEX probeKey IFEQ ''}
+     * (a key no lock writes, under the caller's key prefix for ACL key patterns); a probe without an answer (timeout,
+     * connection lost) is sent again by a later call. A gateway that never has the command says false.
      */
     default boolean mayDeleteIfEquals(String probeKey) {
         return false;
     }
 
     /**
-     * {@code DELIFEQ key value} (Valkey 9 and later): deletes {@code key} if its value is exactly {@code value}, one
-     * plain command where a compare-and-delete would otherwise be a script. Completes with whether it deleted, or with
-     * null when the server has no such command or the user may not run it: nothing was deleted, and
-     * {@link #mayDeleteIfEquals} is false from then on.
+     * The server's own compare-and-delete, {@code DELIFEQ key value} (Valkey 9 and later) or {@code DELEX key IFEQ
+     * value} (Redis 8.4 and later), whichever the probe found: deletes {@code key} if its value is exactly
+     * {@code value}, one plain command where a compare-and-delete would otherwise be a script. Completes with whether
+     * it deleted, or with null when the server has no such command or the user may not run it: nothing was deleted,
+     * and {@link #mayDeleteIfEquals} is false from then on.
      */
     default CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
         return CompletableFuture.completedFuture(null);

@@ -11,7 +11,13 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 enum ServerCommand implements ProtocolKeyword {
 
     /** Valkey 9 and later: {@code DELIFEQ key value}, 1 when it deleted the key, 0 when the value differed. */
-    DELIFEQ;
+    DELIFEQ,
+
+    /** Redis 8.4 and later: {@code DELEX key IFEQ value}, 1 when it deleted the key, 0 when the value differed. */
+    DELEX,
+
+    /** The condition of {@link #DELEX} that compares the value. */
+    IFEQ;
 
     private final byte[] bytes = name().getBytes(StandardCharsets.US_ASCII);
 
