@@ -5,8 +5,8 @@
 #   .ci/servers.sh NAME...          prepare each server, print "NAME WRAPPER VERSION" per server on stdout
 #   .ci/servers.sh --list           the names this script knows
 #
-# NAME is one of the rows of SERVERS below (redis-8.0, valkey-8.1, valkey-9.1). The packages come from a newer
-# Debian suite than this machine's, so their binaries need a newer C library than the one installed: each server
+# NAME is one of the rows of SERVERS below (redis-8.0, redis-8.6, valkey-8.1, valkey-9.1). The packages come from a
+# newer Debian suite than this machine's, so their binaries need a newer C library than the one installed: each server
 # gets its own folder with the suite's libc6 and the server's library dependencies unpacked by `dpkg -x`, and a
 # wrapper, target/servers/NAME/redis-server, that execs the server under that folder's own loader:
 #
@@ -85,7 +85,7 @@ update_suite() {
 
 candidate() {
     if [ "$1" = experimental ]; then
-        # experimental is pinned below sid (NotAutomatic): its version is the policy's line for that suite
+        # experimental is NotAutomatic (priority 1), so the policy's candidate is sid's: madison lists both
         apt_in "$1" apt-cache madison "$2" | awk -F'|' '$3 ~ /experimental/ { gsub(/ /, "", $2); print $2; exit }'
         return
     fi
