@@ -56,7 +56,7 @@ public final class LockCommands {
         return this.gateway.publishCommand();
     }
 
-    /** Whether a publish's receiver count proves the waiter's client listens (so a silent waiter is skipped). */
+    /** Whether the server's subscriber count of a wake channel proves the waiter's client listens (else skipped). */
     boolean countsListeners() {
         return this.gateway.publishCountsListeners();
     }

@@ -26,9 +26,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A handoff is an offer: the key holds the waiter's hold for a short time ({@code handoffOffer}) until the waiter
  * confirms it with a renewal to its lease, sent as soon as it hears of it. A waiter that died, froze or is cut off
  * does not confirm; its offer lapses and the releasing client passes the lock to the next live waiter
- * ({@link LapsedOffers}). A waiter whose deadline passed, or whose client does not hear the announcement (the publish
- * reaches no subscriber), is skipped at once; on Redis Cluster the receiver count does not prove that, so there the
- * offer alone applies.
+ * ({@link LapsedOffers}). A waiter whose deadline passed, or whose client does not listen (no subscriber of its wake
+ * channel on the master, asked before anything is announced), is skipped at once, untold.
  */
 public class QueuedProtocol implements HandoffProtocol {
 

@@ -95,7 +95,7 @@ final class ClusterTopology implements Topology {
         });
     }
 
-    /** An {@code SPUBLISH} on the slot's master counts the subscribers there, where every client subscribes. */
+    /** The slot's master counts its shard subscribers ({@code PUBSUB SHARDNUMSUB}); every client subscribes there. */
     @Override
     public boolean publishCountsListeners() {
         return true;

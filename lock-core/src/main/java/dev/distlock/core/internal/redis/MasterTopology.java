@@ -178,7 +178,7 @@ final class MasterTopology implements Topology {
         return cause.getMessage() != null && cause.getMessage().startsWith("READONLY");
     }
 
-    /** A {@code PUBLISH} on the one server counts every subscriber. */
+    /** The one server counts every subscriber ({@code PUBSUB NUMSUB}). */
     @Override
     public boolean publishCountsListeners() {
         return true;

@@ -78,9 +78,10 @@ public interface RedisGateway extends AutoCloseable {
     }
 
     /**
-     * Whether the receiver count of {@link #publishCommand()} run in a script counts every subscriber of the channel
-     * (so 0 proves nobody listens). A classic {@code PUBLISH} on Redis Cluster would count one node's subscribers only;
-     * the Cluster gateway uses sharded pub/sub, counted on the slot's master where every client subscribes.
+     * Whether the server's subscriber count of a channel of {@link #publishCommand()}, asked in a script
+     * ({@code PUBSUB NUMSUB} / {@code SHARDNUMSUB}), covers every client that listens (so 0 proves nobody does).
+     * Classic pub/sub on Redis Cluster would count one node's subscribers only; the Cluster gateway uses sharded
+     * pub/sub, counted on the slot's master where every client subscribes.
      */
     default boolean publishCountsListeners() {
         return true;

@@ -23,8 +23,8 @@ import reactor.core.Disposable;
 
 /**
  * The sharded pub/sub subscriptions of a {@link ClusterTopology}: each channel is subscribed ({@code SSUBSCRIBE}) on
- * the master that serves its slot, where a script's {@code SPUBLISH} counts this client among the receivers, and it
- * follows that master when the slot moves. Lettuce routes a shard channel by slot but never moves it: after a
+ * the master that serves its slot, where a release's {@code PUBSUB SHARDNUMSUB} counts this client as listening, and
+ * it follows that master when the slot moves. Lettuce routes a shard channel by slot but never moves it: after a
  * reconnect it subscribes again on the same node. So the node is picked here, from the client's view of the cluster,
  * and a channel moves to its slot's master
  * <ul>
@@ -231,7 +231,8 @@ final class ShardSubscriptions implements AutoCloseable {
             if (master.equals(shard.left)) {
                 if (shard.staleViews++ < STALE_VIEWS) {
                     // Not yet refreshed. Subscribed there, the channel is moved on (MOVED) or heard uncounted (a
-                    // demoted master, now a replica), which is no worse than not at all.
+                    // demoted master, now a replica), which is no worse than not at all: a release announces only
+                    // to a waiter the master counts (lib/offer.lua), so nothing heard there is a withdrawn offer.
                     again = true;
                     if (current == null) {
                         subscribeOn(channel, shard, master, true);

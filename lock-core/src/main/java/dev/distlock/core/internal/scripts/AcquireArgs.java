@@ -9,7 +9,7 @@ package dev.distlock.core.internal.scripts;
  * @param waitMillis how long the caller will wait in ms, 0 for a single attempt that never queues
  * @param wakeChannel the caller's wake channel
  * @param publish {@code publish} or {@code spublish}: how a handoff is announced
- * @param countsListeners whether a publish's receiver count proves the waiter's client listens
+ * @param countsListeners whether the server's subscriber count of a wake channel proves the waiter's client listens
  * @param entry the caller's queue entry from an earlier reply (a check), or empty when not queued
  * @param offerMillis how long an offer to the caller lasts unless it confirms it, in ms; sent capped at the lease
  */

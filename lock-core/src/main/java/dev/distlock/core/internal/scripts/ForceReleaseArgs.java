@@ -6,7 +6,7 @@ package dev.distlock.core.internal.scripts;
  * @param scope which locks of the name
  * @param fenceRetentionMillis the fence counter retention in ms, 0 when fencing is off
  * @param publish {@code publish} or {@code spublish}: how a handoff is announced
- * @param countsListeners whether a publish's receiver count proves the waiter's client listens
+ * @param countsListeners whether the server's subscriber count of a wake channel proves the waiter's client listens
  * @param broadcastChannel the read/write lock's broadcast channel
  */
 public record ForceReleaseArgs(ForceScope scope, long fenceRetentionMillis, String publish, boolean countsListeners,

@@ -8,7 +8,7 @@ package dev.distlock.core.internal.scripts;
  * @param fenceRetentionMillis the fence counter retention in ms, 0 when fencing is off
  * @param writeOwner the owner token of the same thread's write hold, or empty: a writer may take read holds
  * @param publish {@code publish} or {@code spublish}: how a handoff is announced
- * @param countsListeners whether a publish's receiver count proves the waiter's client listens
+ * @param countsListeners whether the server's subscriber count of a wake channel proves the waiter's client listens
  */
 public record ReadAcquireArgs(String owner, long leaseMillis, long fenceRetentionMillis, String writeOwner,
         String publish, boolean countsListeners) implements ScriptArgs {

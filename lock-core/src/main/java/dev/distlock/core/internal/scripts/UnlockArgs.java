@@ -6,7 +6,7 @@ package dev.distlock.core.internal.scripts;
  * @param owner the owner token
  * @param fenceRetentionMillis the fence counter retention in ms, 0 when fencing is off
  * @param publish {@code publish} or {@code spublish}: how a handoff is announced
- * @param countsListeners whether a publish's receiver count proves the waiter's client listens
+ * @param countsListeners whether the server's subscriber count of a wake channel proves the waiter's client listens
  */
 public record UnlockArgs(String owner, long fenceRetentionMillis, String publish, boolean countsListeners)
         implements ScriptArgs {

@@ -11,7 +11,7 @@
 -- ARGV[1] scope: 'any' or 'rw'
 -- ARGV[2] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
 -- ARGV[3] publish: 'publish' or 'spublish'
--- ARGV[4] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[4] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- ARGV[5] broadcastChannel: the read/write lock's broadcast channel
 -- Returns {mode, released owner, owner now offered the lock or '', its offer time in ms or 0}; mode is 'lock',
 -- 'write', 'read' (the owner named is the reader whose hold lasts longest) or '' when nothing was held.

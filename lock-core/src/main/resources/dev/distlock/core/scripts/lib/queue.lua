@@ -1,7 +1,7 @@
 -- Shared by the queued-lock scripts (spliced in where a script says '--@include queue', after lib/fence.lua and
 -- lib/offer.lua; see LuaScript). The including script sets Q before calling: Q.lock, Q.fence, Q.queue (keys),
 -- Q.retention (fence counter retention in ms, '0' when fencing is off), Q.publish ('publish' or 'spublish'), Q.counts
--- ('1' when a publish's receiver count proves the waiter's client listens).
+-- ('1' when the server's subscriber count of a wake channel proves its client listens).
 local Q = {}
 -- Publishes with Q.publish (lib/offer.lua's publish_with).
 local function announce(channel, message)

@@ -15,7 +15,7 @@
 -- ARGV[2] owner: owner token ('' for 'force' and 'pass')
 -- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
 -- ARGV[4] publish: 'publish' or 'spublish'
--- ARGV[5] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[5] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- ARGV[6] modeArgument: 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
 -- Returns {1, new owner or '', its offer time in ms or 0, released owner} when a hold was removed (the caller's; any
 -- for 'force'; none for 'pass', which hands over a free lock), {0, '', 0, ''} when there was none (for 'pass': the

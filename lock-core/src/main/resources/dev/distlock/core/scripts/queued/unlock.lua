@@ -8,7 +8,7 @@
 -- ARGV[1] owner: owner token
 -- ARGV[2] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
 -- ARGV[3] publish: 'publish' or 'spublish'
--- ARGV[4] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[4] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- Returns 1 (released, nobody queued) or 0 (not the caller's hold: nothing touched); {1, new owner or '', its offer
 -- time in ms or 0, owner} when it released with waiters queued.
 local holder = redis.call('get', KEYS[1])

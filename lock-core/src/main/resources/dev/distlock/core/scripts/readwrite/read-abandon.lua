@@ -12,7 +12,7 @@
 -- ARGV[3] broadcastChannel: the lock's broadcast channel
 -- ARGV[4] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
 -- ARGV[5] publish: 'publish' or 'spublish'
--- ARGV[6] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[6] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- Returns {1 when a hold of the owner was removed else 0, writer offered the lock or '', its offer time in ms or 0}.
 --@include fence
 --@include hold

@@ -8,7 +8,7 @@
 -- ARGV[2] broadcastChannel: the lock's broadcast channel
 -- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
 -- ARGV[4] publish: 'publish' or 'spublish'
--- ARGV[5] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[5] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- Returns {1, writer offered the lock or '', its offer time in ms or 0} when the caller's hold was removed,
 -- {0, '', 0} when it was gone already.
 --@include fence

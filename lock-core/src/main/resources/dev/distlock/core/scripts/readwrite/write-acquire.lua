@@ -13,7 +13,7 @@
 -- ARGV[4] waitMillis: how long the caller will wait in ms; '0' for a single attempt that never queues
 -- ARGV[5] wakeChannel: the caller's wake channel (its client is subscribed there while it waits)
 -- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
--- ARGV[7] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[7] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
 -- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at
 --         the lease)

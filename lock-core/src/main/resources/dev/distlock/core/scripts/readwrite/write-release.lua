@@ -13,7 +13,7 @@
 -- ARGV[2] owner: owner token ('' for 'force' and 'pass')
 -- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
 -- ARGV[4] publish: 'publish' or 'spublish'
--- ARGV[5] countsListeners: '1' when an announcement's receiver count proves the waiter's client listens, else '0'
+-- ARGV[5] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- ARGV[6] modeArgument: 'leave': the caller's queue entry; 'abandon': tombstone lifetime in ms; otherwise ''
 -- ARGV[7] readersChannel: the readers' broadcast channel
 -- Returns as release.lua.
