@@ -195,8 +195,7 @@ class ReadWriteLockTests extends RedisLockTest {
             listener.sync().subscribe("lock:{abandoned}:h:writer");
             long now = serverMillis();
             this.raw.zadd("lock:{abandoned}:read", now + 60_000, "reader:1|5");
-            this.raw.rpush("lock:{abandoned}:write:queue", "writer:1|1000|" + (now + 60_000)
-                    + "|lock:{abandoned}:h:writer");
+            this.raw.rpush("lock:{abandoned}:write:queue", "writer:1|1000|lock:{abandoned}:h:writer");
 
             java.util.List<Object> reply = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.READ_ABANDON.body(),
                     io.lettuce.core.ScriptOutputType.MULTI,

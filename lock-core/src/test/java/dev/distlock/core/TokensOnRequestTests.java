@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A blocking acquisition that finds the lock free leaves its fencing token to the holder's first request: the mint is
- * owner-checked, so tokens stay ordered like the holds themselves whenever they are asked for, and a lease that is no
- * longer the key's gets no token at all.
+ * A blocking acquisition that finds the lock free, or is handed it while queued, leaves its fencing token to the
+ * holder's first request: the mint is owner-checked, so tokens stay ordered like the holds themselves whenever they are
+ * asked for, and a lease that is no longer the key's gets no token at all. Asynchronous callers get theirs with the
+ * grant.
  */
 class TokensOnRequestTests extends RedisLockTest {
 
@@ -121,7 +122,7 @@ class TokensOnRequestTests extends RedisLockTest {
     }
 
     @Test
-    void aHandedOverGrantCarriesItsTokenAlready(LockClients clients, RedisCommands<String, String> raw)
+    void aBlockingWaiterHandedTheLockMintsItsTokenWhenItAsks(LockClients clients, RedisCommands<String, String> raw)
             throws Exception {
         RedisLock holder = clients.create().getLock("handed");
         LockLease held = holder.acquire(Duration.ZERO);
@@ -134,17 +135,64 @@ class TokensOnRequestTests extends RedisLockTest {
                 throw new IllegalStateException(ex);
             }
         });
-        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (raw.llen("lock:{handed}:queue") == 0 && System.nanoTime() - until < 0) {
-            Thread.sleep(10);
-        }
+        awaitQueued(raw, "lock:{handed}:queue");
         held.close();
         try (LockLease next = waiting.get(20, TimeUnit.SECONDS)) {
-            String hold = raw.get("lock:{handed}");
-            assertThat(hold).as("minted with the handoff").doesNotEndWith("|");
-            assertThat(next.fencingToken()).isGreaterThan(heldToken);
-            assertThat(hold).endsWith("|" + next.fencingToken());
+            assertThat(raw.get("lock:{handed}")).as("handed over with its token left to its request").endsWith("|-");
+            long token = next.fencingToken();
+            assertThat(token).isGreaterThan(heldToken);
+            assertThat(raw.get("lock:{handed}")).as("minted into the hold").endsWith("|" + token);
+            assertThat(next.fencingToken()).as("asked again").isEqualTo(token);
+            // Queued behind it, a waiter leaves the hold as it is: its holder releases with the handover script.
+            CompletableFuture<LockLease> third = clients.create().getLock("handed").acquireAsync(Duration.ofSeconds(20))
+                .toCompletableFuture();
+            awaitQueued(raw, "lock:{handed}:queue");
+            assertThat(raw.get("lock:{handed}")).endsWith("|" + token);
+            next.close();
+            try (LockLease last = third.get(20, TimeUnit.SECONDS)) {
+                assertThat(last.fencingToken()).isGreaterThan(token);
+            }
         }
+    }
+
+    @Test
+    void aHandedOverHoldNobodyAskedTheTokenOfIsHandedOnByItsRelease(LockClients clients,
+            RedisCommands<String, String> raw) throws Exception {
+        RedisLock holder = clients.create().getLock("handed-on");
+        LockLease held = holder.acquire(Duration.ZERO);
+        long heldToken = held.fencingToken();
+        CompletableFuture<LockLease> second = CompletableFuture.supplyAsync(() -> {
+            try {
+                return clients.create().getLock("handed-on").acquire(Duration.ofSeconds(20));
+            }
+            catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        awaitQueued(raw, "lock:{handed-on}:queue");
+        held.close();
+        LockLease next = second.get(20, TimeUnit.SECONDS);
+        assertThat(raw.get("lock:{handed-on}")).endsWith("|-");
+        CompletableFuture<LockLease> third = clients.create().getLock("handed-on").acquireAsync(Duration.ofSeconds(20))
+            .toCompletableFuture();
+        awaitQueued(raw, "lock:{handed-on}:queue");
+        assertThat(raw.get("lock:{handed-on}")).as("nobody queueing behind it mints it").endsWith("|-");
+
+        next.close();
+
+        try (LockLease last = third.get(20, TimeUnit.SECONDS)) {
+            assertThat(last.fencingToken()).as("minted by the release for an asynchronous waiter")
+                .isGreaterThan(heldToken);
+            assertThat(raw.get("lock:{handed-on}")).endsWith("|" + last.fencingToken());
+        }
+    }
+
+    private static void awaitQueued(RedisCommands<String, String> raw, String queueKey) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (raw.llen(queueKey) == 0 && System.nanoTime() - until < 0) {
+            Thread.sleep(10);
+        }
+        assertThat(raw.llen(queueKey)).as("waiters queued on %s", queueKey).isOne();
     }
 
     @Test

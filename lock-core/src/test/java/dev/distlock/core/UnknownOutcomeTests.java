@@ -61,7 +61,8 @@ class UnknownOutcomeTests {
 
         List<Object> replay = raw.eval(dev.distlock.core.internal.redis.LuaScript.ACQUIRE.body(), ScriptOutputType.MULTI,
                 new String[] { "lock:{unknown}", "lock:{unknown}:fence", "lock:{unknown}:queue", tombstone },
-                new AcquireArgs(owner, 30_000, 60_000, 30_000, "lock:{unknown}:h:replay", "publish", true, "", 1_000)
+                new AcquireArgs(owner, 30_000, 60_000, 30_000, "lock:{unknown}:h:replay", "publish", true, "",
+                        AcquireArgs.offer(1_000, 30_000, false))
                     .argv());
         assertThat(replay.get(0)).as("a replayed acquire of the abandoned owner is refused").isEqualTo(0L);
         assertThat(raw.exists("lock:{unknown}")).isZero();

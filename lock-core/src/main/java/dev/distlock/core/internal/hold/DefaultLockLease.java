@@ -44,7 +44,7 @@ public final class DefaultLockLease implements LockLease {
     @Override
     public long fencingToken() {
         long token = this.hold.fencingTokenIfMinted();
-        return (token != Grant.UNMINTED) ? token : this.minter.mint(this.hold);
+        return Grant.isMinted(token) ? token : this.minter.mint(this.hold);
     }
 
     @Override

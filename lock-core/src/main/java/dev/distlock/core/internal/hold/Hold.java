@@ -99,7 +99,7 @@ public final class Hold {
         return this.grant.owner();
     }
 
-    /** The fencing token, or {@link Grant#UNMINTED} while the holder has not asked for it. */
+    /** The fencing token, or one of {@link Grant}'s unminted values while the holder has not asked for it. */
     public long fencingTokenIfMinted() {
         return this.fencingToken;
     }
@@ -112,7 +112,7 @@ public final class Hold {
     /** The token for messages and listings: 0 while none was minted. */
     long knownFencingToken() {
         long token = this.fencingToken;
-        return (token == Grant.UNMINTED) ? 0 : token;
+        return Grant.isMinted(token) ? token : 0;
     }
 
     public long leaseMillis() {

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
  * A successful acquire as Redis answered it.
  *
  * @param owner the owner token written to the lock key
- * @param fencingToken the token minted for this acquisition, or {@link #UNMINTED} when it is minted on the holder's
- * request (the uncontended path of a queued lock)
+ * @param fencingToken the token minted for this acquisition, or {@link #UNMINTED} / {@link #UNMINTED_HANDED_OVER}
+ * when it is minted on the holder's request (see {@link #isMinted})
  * @param sentAtNanos {@code System.nanoTime()} just before the request was sent: validity counts from here
  * @param confirmation for a handoff the holder runs on before it confirmed the offer: when and how to confirm it;
  * null when the grant needs no confirmation
@@ -33,8 +33,30 @@ public record Grant(String owner, long fencingToken, long sentAtNanos, @Nullable
         this(owner, fencingToken, sentAtNanos, null);
     }
 
-    /** The token of a hold granted without one: it is minted when the holder first asks for it. */
+    /**
+     * The token of a hold taken without one on the uncontended path ({@code take.lua}, stored {@code owner|}): it is
+     * minted when the holder first asks for it, and until then the hold is released by a compare-and-delete.
+     */
     public static final long UNMINTED = -1;
+
+    /**
+     * The token of a hold handed over without one ({@code lib/offer.lua}, stored {@code owner|-}): it is minted when
+     * the holder first asks for it; the hold is released by the handover script like any other.
+     */
+    public static final long UNMINTED_HANDED_OVER = -2;
+
+    /** Whether {@code token} is a minted fencing token rather than one left to the holder's request. */
+    public static boolean isMinted(long token) {
+        return token >= 0;
+    }
+
+    /** The fencing token a script reported: digits, or {@code ''} / {@code '-'} for one left to the holder's request. */
+    public static long parseToken(String token) {
+        if (token.isEmpty()) {
+            return UNMINTED;
+        }
+        return token.equals("-") ? UNMINTED_HANDED_OVER : Long.parseLong(token);
+    }
 
     /** Whether the lease, counted from the send time less drift, was over on arrival: using it would be unprotected. */
     public boolean expiredOnArrival(long leaseMillis) {

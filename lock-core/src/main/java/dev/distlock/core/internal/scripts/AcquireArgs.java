@@ -11,16 +11,24 @@ package dev.distlock.core.internal.scripts;
  * @param publish {@code publish} or {@code spublish}: how a handoff is announced
  * @param countsListeners whether the server's subscriber count of a wake channel proves the waiter's client listens
  * @param entry the caller's queue entry from an earlier reply (a check), or empty when not queued
- * @param offerMillis how long an offer to the caller lasts unless it confirms it, in ms; sent capped at the lease
+ * @param offer how an offer to the caller is made: see {@link #offer}
  */
 public record AcquireArgs(String owner, long leaseMillis, long fenceRetentionMillis, long waitMillis,
-        String wakeChannel, String publish, boolean countsListeners, String entry,
-        long offerMillis) implements ScriptArgs {
+        String wakeChannel, String publish, boolean countsListeners, String entry, String offer) implements ScriptArgs {
+
+    /**
+     * The {@code offer} argument: how long an offer to the caller lasts unless it confirms it, in ms, capped at its
+     * lease, followed by {@code '-'} when a hold handed over to it leaves its fencing token to the holder's request
+     * ({@code lib/enqueue.lua}).
+     */
+    public static String offer(long offerMillis, long leaseMillis, boolean tokenOnRequest) {
+        return Math.min(offerMillis, leaseMillis) + (tokenOnRequest ? "-" : "");
+    }
 
     @Override
     public String[] argv() {
         return new String[] { this.owner, Long.toString(this.leaseMillis), Long.toString(this.fenceRetentionMillis),
                 Long.toString(this.waitMillis), this.wakeChannel, this.publish, ScriptArgs.flag(this.countsListeners),
-                this.entry, Long.toString(Math.min(this.offerMillis, this.leaseMillis)) };
+                this.entry, this.offer };
     }
 }

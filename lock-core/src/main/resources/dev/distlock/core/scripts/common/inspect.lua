@@ -34,7 +34,7 @@ if not hold then
     return {'', '', -1, '0', queued, readers}
 end
 local owner, fence = split_hold(hold)
-if fence == '' then
+if fence == '' or fence == '-' then
     fence = '0'
 end
 return {mode, owner, pttl, fence, queued, readers}

@@ -2,14 +2,15 @@
 -- from Q, which the including script sets from its KEYS and ARGV: besides lib/queue.lua's fields, Q.owner (the
 -- caller's owner token), Q.lease (its lease in ms), Q.wait (how long it will wait in ms, '0' for a single attempt),
 -- Q.wake (its wake channel), Q.entry (its queue entry from an earlier reply, or '') and Q.offer_ttl (how long an offer
--- to it lasts unless it confirms it, in ms, capped at its lease by the client); acquire.lua also sets Q.taken_holds
+-- to it lasts unless it confirms it, in ms, capped at its lease by the client, with lib/enqueue.lua's '-'); acquire.lua also sets Q.taken_holds
 -- (the lock key may hold a hold take.lua wrote).
 -- Whether a stored hold (the lock key's value) is the caller's.
 local function is_callers(value)
     return value ~= nil and value ~= false and string.sub(value, 1, #Q.owner + 1) == Q.owner .. '|'
 end
 -- The caller holds the lock already: handed over while the announcement was lost (an offer), or a replayed attempt.
--- This check confirms it: the key gets the caller's full lease, counted from this check, and its own token.
+-- This check confirms it: the key gets the caller's full lease, counted from this check; the reply has the hold's own
+-- token ('-' or '' when it is left to the holder's request).
 local function granted_earlier(value)
     local _, token = split_hold(value)
     redis.call('pexpire', Q.lock, Q.lease)
@@ -36,16 +37,14 @@ local function refuse(pttl, holder)
         holder_owner = split_hold(holder)
     end
     if Q.wait == '0' then
-        return {0, pttl, '', -1, '0', holder_owner}
+        return {0, pttl, '', -1, holder_owner}
     end
     if Q.entry ~= '' then
-        local _, now_us = clock()
-        local now_str = string.format('%.0f', now_us)
         local position = redis.call('lpos', Q.queue, Q.entry)
         if position then
-            return {0, pttl, Q.entry, position, now_str, holder_owner}
+            return {0, pttl, Q.entry, position, holder_owner}
         end
-        return {0, pttl, '', -1, now_str, holder_owner}
+        return {0, pttl, '', -1, holder_owner}
     end
     if Q.taken_holds and string.sub(holder, -1) == '|' then
         -- A hold take.lua wrote, token unminted: its owner releases it with a compare-and-delete of exactly 'owner|'
@@ -53,6 +52,6 @@ local function refuse(pttl, holder)
         -- and the release goes through unlock.lua, which hands over to this waiter.
         redis.call('set', Q.lock, holder .. mint(Q.fence, Q.retention), 'keepttl')
     end
-    local entry, position, now_str = enqueue(Q.queue, Q.owner, Q.offer_ttl, tonumber(Q.wait), Q.wake)
-    return {0, pttl, entry, position, now_str, holder_owner}
+    local entry, position = enqueue(Q.queue, Q.owner, Q.offer_ttl, tonumber(Q.wait), Q.wake)
+    return {0, pttl, entry, position, holder_owner}
 end

@@ -17,25 +17,31 @@ local function listeners(command, channel)
     end
     return redis.call('pubsub', 'numsub', channel)[2]
 end
--- Offers the lock to the waiter of one queue entry 'owner|offerMs|deadlineMs|channel' if it is live: the lock key gets
--- the hold 'owner|token' for the offer time only, a fencing token is minted, and only its client is told, on its wake
--- channel, with 'owner|token|server time in us' ('publish' names the command: 'publish' or 'spublish'). The waiter
--- confirms the offer with a renewal to its lease; an offer nobody confirms (the waiter died, froze or is cut off)
--- lapses by itself and the lock passes to the next live waiter (release.lua 'pass'). Returns the waiter's owner and the
--- offer time in ms, or nil, with nothing written or announced, when the entry is not live: its deadline passed, or its
--- client does not listen here (known only where 'counts' is '1').
+-- Offers the lock to the waiter of one queue entry 'owner|offer|channel' (lib/enqueue.lua) if its client listens: the
+-- lock key gets the waiter's hold for the offer time only, and only its client is told, on its wake channel, with that
+-- hold ('publish' names the command: 'publish' or 'spublish'). The hold is 'owner|token' with a fencing token minted
+-- now, or 'owner|-' when the entry's offer time ends in '-': the waiter leaves its token to its holder's request
+-- (mint.lua), and releases the hold with unlock.lua, so nobody queueing behind it needs to mint it (unlike a hold
+-- take.lua wrote, 'owner|'). The waiter confirms the offer with a renewal to its lease; an offer nobody confirms (the
+-- waiter died, froze or is cut off) lapses by itself and the lock passes to the next live waiter (release.lua 'pass').
+-- Returns the waiter's owner and the offer time in ms, or nil, with nothing written or announced, when its client does
+-- not listen here (known only where 'counts' is '1') or the entry is not one.
 -- Who listens is asked before anything is announced, never read from the announcement's receiver count: a publish
 -- reaches the subscribers of this server's replicas too (it is replicated) but counts only this server's, so a waiter
 -- whose client still listens on a demoted master after a failover would hear an offer this script then withdrew, and
 -- run beside the next holder.
 local function offer(lock, fence, retention, publish, counts, entry)
-    local owner, offer_ms, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
-    local now_ms, now_us = clock()
-    if not owner or tonumber(deadline) <= now_ms or (counts == '1' and listeners(publish, channel) == 0) then
+    local owner, offer_ms, on_request, channel = string.match(entry, '^(.-)|(%d+)(%-?)|(.*)$')
+    if not owner or (counts == '1' and listeners(publish, channel) == 0) then
         return nil
     end
-    local hold = hold_of(owner, mint(fence, retention))
+    local hold
+    if on_request == '' then
+        hold = hold_of(owner, mint(fence, retention))
+    else
+        hold = owner .. '|-'
+    end
     redis.call('set', lock, hold, 'px', offer_ms)
-    publish_with(publish, channel, hold .. '|' .. string.format('%.0f', now_us))
+    publish_with(publish, channel, hold)
     return owner, tonumber(offer_ms)
 end

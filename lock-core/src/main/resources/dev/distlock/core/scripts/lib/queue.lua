@@ -7,8 +7,8 @@ local Q = {}
 local function announce(channel, message)
     return publish_with(Q.publish, channel, message)
 end
--- Pops waiters (entries 'owner|offerMs|deadlineMs|channel') until one is live and offers it the lock (lib/offer.lua): a
--- waiter whose deadline passed or whose client does not listen is skipped at once, untold. Stops without offering at
+-- Pops waiters (entries 'owner|offer|channel') until one is live and offers it the lock (lib/offer.lua): a waiter
+-- whose client does not listen is skipped at once, untold. Stops without offering at
 -- the entry of 'self' (the caller's own, when it is an acquire). 'popped' is an entry the caller popped already (or
 -- nil), looked at first. Returns the new owner, or '' when nobody live is queued, and sets Q.offer to the offer time.
 -- Writes nothing for a skipped waiter: the lock key is as the caller left it, for it to delete or overwrite when nobody

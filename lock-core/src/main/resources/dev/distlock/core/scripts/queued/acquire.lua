@@ -4,7 +4,7 @@
 -- offer ran out) is offered here first.
 -- KEYS[1] lock key      (string: the hold 'owner|fencing token', with PX expiry)
 -- KEYS[2] fence key     (string: last fencing token issued for this lock name)
--- KEYS[3] queue key     (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[3] queue key     (list of waiter entries 'owner|offer|channel', oldest first: lib/enqueue.lua)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
 -- ARGV[1] owner: owner token
 -- ARGV[2] leaseMillis: lease in ms (> 0)
@@ -15,18 +15,18 @@
 -- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
 -- ARGV[7] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
--- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at
---         the lease)
+-- ARGV[9] offer: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at the
+--         lease), followed by '-' when the caller leaves the token of a hold handed over to it to its request
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
--- confirmed by this call), or {0, holder pttl or -1, queue entry or '', position in the queue or -1, server time in
--- us, holder owner or ''}.
+-- confirmed by this call; token '-' for a hold handed over with its token left to the holder's request), or {0,
+-- holder pttl or -1, queue entry or '', position in the queue or -1, holder owner or ''}.
 --@include fence
 --@include hold
 --@include enqueue
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
 local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
 if found >= 2 then
-    return {0, -1, '', -1, '0', ''}
+    return {0, -1, '', -1, ''}
 end
 local holder
 if found == 0 then
@@ -47,10 +47,10 @@ if holder and ARGV[8] == '' and string.sub(holder, -1) ~= '|' and string.sub(hol
 then
     local holder_owner = split_hold(holder)
     if ARGV[4] == '0' then
-        return {0, redis.call('pttl', KEYS[1]), '', -1, '0', holder_owner}
+        return {0, redis.call('pttl', KEYS[1]), '', -1, holder_owner}
     end
-    local entry, position, now_str = enqueue(KEYS[3], ARGV[1], ARGV[9], tonumber(ARGV[4]), ARGV[5])
-    return {0, redis.call('pttl', KEYS[1]), entry, position, now_str, holder_owner}
+    local entry, position = enqueue(KEYS[3], ARGV[1], ARGV[9], tonumber(ARGV[4]), ARGV[5])
+    return {0, redis.call('pttl', KEYS[1]), entry, position, holder_owner}
 end
 --@include offer
 --@include queue

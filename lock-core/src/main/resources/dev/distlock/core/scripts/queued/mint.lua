@@ -1,9 +1,9 @@
--- Mint the fencing token of a hold taken without one (by take.lua, the uncontended first attempt), at the holder's
--- request.
+-- Mint the fencing token of a hold granted without one (by take.lua, the uncontended first attempt, or handed over by
+-- lib/offer.lua to a waiter that left it to its request), at the holder's request.
 -- Owner-checked: only the current holder gets a token, so tokens stay ordered like the holds themselves (a later
 -- holder mints after this hold ended), and the clock floor of lib/fence.lua applies as for every other mint. The token
 -- is written into the hold ('owner|token', expiry kept), so a repeated request, a reentry and an inspection see it.
--- KEYS[1] lock key (the hold 'owner|' or 'owner|token')
+-- KEYS[1] lock key (the hold 'owner|', 'owner|-' or 'owner|token')
 -- KEYS[2] fence key
 -- ARGV[1] owner: owner token
 -- ARGV[2] fenceRetentionMillis: fence counter retention in ms (> 0: fencing is on when a token is asked for)
@@ -14,7 +14,7 @@ if not hold or string.sub(hold, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|' then
     return {0, ''}
 end
 local token = string.sub(hold, #ARGV[1] + 2)
-if token ~= '' then
+if token ~= '' and token ~= '-' then
     return {1, token}
 end
 token = mint(KEYS[2], ARGV[2])

@@ -1,13 +1,12 @@
 -- Leave or abandon a queued lock (reentrant and fair locks, multi-lock members), force it free, or pass on an offer
 -- that lapsed; an owner's plain release runs unlock.lua, which takes fewer keys and arguments ('release' here does the
--- same). When the lock is freed and waiters queue, it is offered straight to the first live one: the key
--- is set to its hold 'owner|token' for its offer time, its fencing token is minted, and only its client is told, on
--- its wake channel, with 'owner|token|server time in us'; the waiter confirms with a renewal to its lease. A waiter
--- whose client does not hear the announcement (its process died, its pub/sub connection is down) or whose deadline
--- passed is skipped. With nobody queued nothing is published.
+-- same). When the lock is freed and waiters queue, it is offered straight to the first live one (lib/offer.lua): the
+-- key is set to its hold for its offer time, and only its client is told, on its wake channel, with that hold; the
+-- waiter confirms with a renewal to its lease. A waiter whose client does not listen (its process died, its pub/sub
+-- connection is down) is skipped. With nobody queued nothing is published.
 -- KEYS[1] lock key      (string: the hold 'owner|fencing token')
 -- KEYS[2] fence key
--- KEYS[3] queue key     (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[3] queue key     (list of waiter entries 'owner|offer|channel', oldest first)
 -- KEYS[4] tombstone key (mode 'abandon'; any key of the lock's hash tag otherwise)
 -- ARGV[1] mode: 'release' (the owner's hold), 'leave' (a waiter gives up: its entry, and its hold if it was handed
 --         the lock meanwhile), 'abandon' (an outcome is unknown: tombstone, every entry and the hold of the owner),

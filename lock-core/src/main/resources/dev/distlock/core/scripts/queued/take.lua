@@ -11,11 +11,11 @@
 -- ARGV[2] leaseMillis: lease in ms (> 0)
 -- Returns the lease in ms alone when taken (one integer: a table costs Redis more to convert); {1, token or '',
 -- lease in ms} when the caller holds it already (a replayed attempt; extended to the lease); {0, holder pttl or -1,
--- '', -1, '0', holder owner or ''} when refused, as acquire.lua's refusal of a single attempt; {2, ''} when the lock
+-- '', -1, holder owner or ''} when refused, as acquire.lua's refusal of a single attempt; {2, ''} when the lock
 -- is free but waiters queue: acquire.lua must offer it to the first live one.
 local found = redis.call('exists', KEYS[3], KEYS[2], KEYS[3])
 if found >= 2 then
-    return {0, -1, '', -1, '0', ''}
+    return {0, -1, '', -1, ''}
 end
 if found == 0 and redis.call('set', KEYS[1], ARGV[1] .. '|', 'nx', 'px', ARGV[2]) then
     return tonumber(ARGV[2])
@@ -30,4 +30,4 @@ if owner == ARGV[1] then
     redis.call('pexpire', KEYS[1], ARGV[2])
     return {1, token, tonumber(ARGV[2])}
 end
-return {0, redis.call('pttl', KEYS[1]), '', -1, '0', owner}
+return {0, redis.call('pttl', KEYS[1]), '', -1, owner}

@@ -3,7 +3,7 @@
 -- With nobody queued it deletes the key and replies with one integer; otherwise it offers the lock to the first live
 -- waiter exactly as release.lua does (lib/offer.lua, then lib/queue.lua's hand_over for the waiters behind a gone one).
 -- KEYS[1] lock key  (string: the hold 'owner|fencing token' or 'owner|')
--- KEYS[2] queue key (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[2] queue key (list of waiter entries 'owner|offer|channel', oldest first)
 -- KEYS[3] fence key
 -- ARGV[1] owner: owner token
 -- ARGV[2] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off
@@ -29,7 +29,7 @@ local next, offer_ms = offer(KEYS[1], KEYS[3], ARGV[2], ARGV[3], ARGV[4], popped
 if next then
     return {1, next, offer_ms, ARGV[1]}
 end
--- The first waiter is gone (its deadline passed, or its client does not listen): on to the next live one.
+-- The first waiter is gone (its client does not listen): on to the next live one.
 --@include queue
 Q.lock, Q.fence, Q.queue = KEYS[1], KEYS[3], KEYS[2]
 Q.retention, Q.publish, Q.counts = ARGV[2], ARGV[3], ARGV[4]

@@ -2,7 +2,7 @@
 -- preference: a steady stream of readers cannot starve writers).
 -- KEYS[1] write key          (string: the writer's hold 'owner|token', with PX expiry)
 -- KEYS[2] readers key        (sorted set: reader hold 'owner|token' -> expiry in server ms; each with its own lease)
--- KEYS[3] writer queue       (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[3] writer queue       (list of waiter entries 'owner|offer|channel', oldest first)
 -- KEYS[4] fence key
 -- KEYS[5] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
 -- ARGV[1] owner: owner token
@@ -30,15 +30,15 @@ if writer and not downgrade then
     return {0, redis.call('pttl', KEYS[1])}
 end
 if not downgrade then
-    -- A queued writer keeps readers out while it is live: its deadline has not passed and its client still listens
-    -- (a subscriber of its wake channel here, lib/offer.lua's listeners). Dead writers at the head are dropped.
+    -- A queued writer keeps readers out while it is live: its client still listens (a subscriber of its wake channel
+    -- here, lib/offer.lua's listeners). Dead writers at the head are dropped.
     while true do
         local entry = redis.call('lindex', KEYS[3], 0)
         if not entry then
             break
         end
-        local _, _, deadline, channel = string.match(entry, '^(.-)|(%d+)|(%d+)|(.*)$')
-        if deadline and tonumber(deadline) > now_ms and (ARGV[6] == '0' or listeners(ARGV[5], channel) > 0) then
+        local channel = string.match(entry, '^.-|%d+%-?|(.*)$')
+        if channel and (ARGV[6] == '0' or listeners(ARGV[5], channel) > 0) then
             return {0, -1}
         end
         redis.call('lpop', KEYS[3])

@@ -3,7 +3,7 @@
 -- (write-release.lua, read-release.lua); queued writers keep new readers out (writer preference, see read-acquire.lua).
 -- KEYS[1] write key     (string: the hold 'owner|fencing token', with PX expiry)
 -- KEYS[2] fence key
--- KEYS[3] writer queue  (list of waiter entries 'owner|offerMs|deadlineMs|channel', oldest first)
+-- KEYS[3] writer queue  (list of waiter entries 'owner|offer|channel', oldest first: lib/enqueue.lua)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
 -- KEYS[5] readers key   (sorted set: reader hold 'owner|token' -> expiry in server ms)
 -- ARGV[1] owner: owner token
@@ -15,8 +15,8 @@
 -- ARGV[6] publish: 'publish' or 'spublish': how a handoff is announced
 -- ARGV[7] countsListeners: '1' when the server's subscriber count of a wake channel proves its client listens, else '0'
 -- ARGV[8] entry: the caller's queue entry from an earlier reply (a check: never queues), or '' when it is not queued
--- ARGV[9] offerMillis: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at
---         the lease)
+-- ARGV[9] offer: how long an offer to the caller lasts unless it confirms it, in ms (> 0; the client caps it at the
+--         lease); a writer's hold is always handed over with its token minted, so never followed by '-'
 -- Returns as acquire.lua; while readers hold it, the holder pttl is the time until the last reader's lease ends.
 --@include fence
 --@include hold
@@ -29,7 +29,7 @@ Q.retention, Q.publish, Q.counts = ARGV[3], ARGV[6], ARGV[7]
 Q.owner, Q.lease, Q.wait, Q.wake, Q.entry, Q.offer_ttl = ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[8], ARGV[9]
 
 if redis.call('exists', KEYS[4]) == 1 then
-    return {0, -1, '', -1, '0', ''}
+    return {0, -1, '', -1, ''}
 end
 local now_ms = clock()
 redis.call('zremrangebyscore', KEYS[5], '-inf', now_ms)
