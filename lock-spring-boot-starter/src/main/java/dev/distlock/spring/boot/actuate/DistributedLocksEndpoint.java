@@ -123,8 +123,8 @@ public class DistributedLocksEndpoint {
      *
      * @param name lock name
      * @param kind reentrant, fair, read, write, redlock or semaphore
-     * @param fencingToken its fencing token; 0 until its holder asks for it (a blocking acquisition of a free lock
-     * mints it on the first {@code LockLease.fencingToken()} call)
+     * @param fencingToken its fencing token; 0 until its holder asks for it (a blocking acquisition mints it on the
+     * first {@code LockLease.fencingToken()} call)
      * @param heldFor since when it is held
      * @param remainingLease how long it stays valid without another renewal
      * @param renewals watchdog renewals so far
