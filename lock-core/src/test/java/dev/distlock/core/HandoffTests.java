@@ -218,6 +218,50 @@ class HandoffTests extends RedisLockTest {
     }
 
     @Test
+    void anOfferToAnOwnerItsClientNoLongerWaitsForIsReleasedByThatClientAtOnce() throws Exception {
+        RedisLockClient holder = this.clients.create();
+        RedisLockClient waiterClient = this.clients.create();
+        RedisLockClient laterClient = this.clients.create();
+        LockLease held = holder.getLock("gone").acquire(Duration.ZERO, Duration.ofSeconds(60));
+        long heldToken = held.fencingToken();
+        CompletableFuture<LockLease> first = waiterClient.getLock("gone")
+            .acquireAsync(Duration.ofSeconds(20), Duration.ofSeconds(60))
+            .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{gone}:queue") == 1);
+        String channel = this.raw.pubsubChannels("lock:{gone}:h:*").get(0);
+        // Then a replay of an acquisition that client abandoned (the tombstone is there), run after the abandon: it
+        // queues behind the held lock on the client's wake channel, with an offer that would only lapse after 30 s.
+        this.raw.set("lock:{gone}:abandoned:ghost:1", "1", io.lettuce.core.SetArgs.Builder.px(60_000));
+        List<Object> replay = this.raw.eval(dev.distlock.core.internal.redis.LuaScript.ACQUIRE.body(),
+                io.lettuce.core.ScriptOutputType.MULTI,
+                new String[] { "lock:{gone}", "lock:{gone}:fence", "lock:{gone}:queue",
+                        "lock:{gone}:abandoned:ghost:1" },
+                new dev.distlock.core.internal.scripts.AcquireArgs("ghost:1", 60_000, 86_400_000, 30_000, channel,
+                        "publish", true, "", dev.distlock.core.internal.scripts.AcquireArgs.offer(30_000, 60_000,
+                                false)).argv());
+        assertThat(replay.get(0)).as("refused").isEqualTo(0L);
+        assertThat(replay.get(2)).as("queued behind the holder").asString().startsWith("ghost:1|");
+        CompletableFuture<LockLease> later = laterClient.getLock("gone")
+            .acquireAsync(Duration.ofSeconds(20), Duration.ofSeconds(60))
+            .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{gone}:queue") == 3);
+
+        held.close();
+        long firstToken;
+        try (LockLease lease = first.get(10, TimeUnit.SECONDS)) {
+            firstToken = lease.fencingToken();
+            assertThat(firstToken).isGreaterThan(heldToken);
+        }
+
+        // Offered next, the abandoned owner's hold is released by the client that heard it, owner-checked: the live
+        // waiter behind it holds the lock long before that offer could lapse.
+        try (LockLease lease = later.get(10, TimeUnit.SECONDS)) {
+            assertThat(lease.fencingToken()).isGreaterThan(firstToken);
+            assertThat(this.raw.get("lock:{gone}")).doesNotStartWith("ghost:1|");
+        }
+    }
+
+    @Test
     void anOfferTheWaiterNeverConfirmsPassesToTheNextLiveWaiter() throws Exception {
         RedisLockClient holder = this.clients.create();
         // A long back-off: this waiter, second in the queue, checks on its place no sooner than 8 s after queueing.
@@ -324,9 +368,13 @@ class HandoffTests extends RedisLockTest {
         return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
     }
 
-    /** Acquire attempts run the acquire script, which (alone) reads the tombstone with EXISTS. */
+    /**
+     * Acquire attempts: the acquire script reads the tombstone with EXISTS, or (a fresh attempt behind another owner's
+     * hold) queues with RPUSH at once; nothing else runs either command.
+     */
     private long acquireCalls() {
-        return commandCalls().getOrDefault("exists", 0L);
+        Map<String, Long> calls = commandCalls();
+        return calls.getOrDefault("exists", 0L) + calls.getOrDefault("rpush", 0L);
     }
 
     private Map<String, Long> commandCalls() {

@@ -5,7 +5,8 @@
 -- KEYS[1] lock key      (string: the hold 'owner|fencing token', with PX expiry)
 -- KEYS[2] fence key     (string: last fencing token issued for this lock name)
 -- KEYS[3] queue key     (list of waiter entries 'owner|offer|channel', oldest first: lib/enqueue.lua)
--- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant or queue it)
+-- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant it, nor queue it
+--         unless the lock is held by another owner, see below)
 -- ARGV[1] owner: owner token
 -- ARGV[2] leaseMillis: lease in ms (> 0)
 -- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off (token 0, no fence key
@@ -23,13 +24,30 @@
 --@include fence
 --@include hold
 --@include enqueue
+-- Held by another owner with its token minted, the common case of contention. A fresh attempt that waits is queued
+-- behind it here, with the lock key its only read, before anything below is defined (each definition, and the table
+-- Q, costs Redis CPU on every call). It skips the tombstone: a tombstone keeps an abandoned owner from being granted
+-- the lock, and an abandoned owner's entry (a replay of its attempt that ran after the abandon) is never granted
+-- either: a release finds its client not listening and skips it, or tells a client that no longer waits for it, which
+-- releases it at once, owner-checked (HandoffRooms). A check, the caller's own hold, a free lock and a hold take.lua
+-- wrote go on below.
+local function queued_behind(holder)
+    return holder and string.sub(holder, -1) ~= '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|'
+end
+local holder
+if ARGV[8] == '' and ARGV[4] ~= '0' then
+    holder = redis.call('get', KEYS[1])
+    if queued_behind(holder) then
+        local entry, position = enqueue(KEYS[3], ARGV[1], ARGV[9], tonumber(ARGV[4]), ARGV[5])
+        return {0, redis.call('pttl', KEYS[1]), entry, position, (split_hold(holder))}
+    end
+end
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
 local found = redis.call('exists', KEYS[4], KEYS[3], KEYS[4])
 if found >= 2 then
     return {0, -1, '', -1, ''}
 end
-local holder
-if found == 0 then
+if found == 0 and not holder then
     -- Nobody queued, the uncontended case: taken here if free, before the queue functions below are defined
     -- (defining them costs Redis about as much CPU as this path's commands). A refused caller wastes a token.
     local token = mint(KEYS[2], ARGV[3])
@@ -37,20 +55,12 @@ if found == 0 then
     if not holder then
         return {1, token, tonumber(ARGV[2])}
     end
-else
+elseif holder == nil then
     holder = redis.call('get', KEYS[1])
 end
--- Held by another owner with its token minted, the common case of contention: refused here, and a fresh attempt that
--- waits queued, before the functions below are defined (each definition, and the table Q, costs Redis CPU on every
--- call). A check, the caller's own hold, a free lock and a hold take.lua wrote go the full way.
-if holder and ARGV[8] == '' and string.sub(holder, -1) ~= '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|'
-then
-    local holder_owner = split_hold(holder)
-    if ARGV[4] == '0' then
-        return {0, redis.call('pttl', KEYS[1]), '', -1, holder_owner}
-    end
-    local entry, position = enqueue(KEYS[3], ARGV[1], ARGV[9], tonumber(ARGV[4]), ARGV[5])
-    return {0, redis.call('pttl', KEYS[1]), entry, position, holder_owner}
+-- A single attempt refused the same way, before anything below is defined.
+if ARGV[4] == '0' and ARGV[8] == '' and queued_behind(holder) then
+    return {0, redis.call('pttl', KEYS[1]), '', -1, (split_hold(holder))}
 end
 --@include offer
 --@include queue
