@@ -21,7 +21,9 @@ final class CheckCadence {
 
     /**
      * A queued waiter: the head checks every back-off (only it can be handed the lock next); the waiter k places
-     * back every {@code (k + 1)^2} back-offs, so a long queue costs a bounded number of checks per back-off step.
+     * back every {@code (k + 1)^2} back-offs, so a long queue costs a bounded number of checks per back-off step. A
+     * waiter that queued third or further back is not told the holder's lease ({@code acquire.lua}: one command less
+     * per contended grant): the two ahead of it check when it can end, and its own check learns it.
      */
     static long queued(Duration maxBackoff, QueueReply reply) {
         long behind = Math.max(0, Math.min(reply.position(), SLOWEST_PLACE));

@@ -20,7 +20,8 @@
 --         lease), followed by '-' when the caller leaves the token of a hold handed over to it to its request
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
 -- confirmed by this call; token '-' for a hold handed over with its token left to the holder's request), or {0,
--- holder pttl or -1, queue entry or '', position in the queue or -1, holder owner or ''}.
+-- holder pttl or -1 (-1 also for a fresh attempt queued third or further back), queue entry or '', position in the
+-- queue or -1, holder owner or ''}.
 --@include fence
 --@include hold
 --@include enqueue
@@ -39,7 +40,14 @@ if ARGV[8] == '' and ARGV[4] ~= '0' then
     holder = redis.call('get', KEYS[1])
     if queued_behind(holder) then
         local entry, position = enqueue(KEYS[3], ARGV[1], ARGV[9], tonumber(ARGV[4]), ARGV[5])
-        return {0, redis.call('pttl', KEYS[1]), entry, position, (split_hold(holder))}
+        -- The holder's remaining lease tells a waiter when a check could find the lock free of a dead holder: only
+        -- the first two in line are told (one of them takes over unless both died with the holder); a waiter further
+        -- back checks at its slower cadence and learns the lease of the holder of that time from its check.
+        local pttl = -1
+        if position < 2 then
+            pttl = redis.call('pttl', KEYS[1])
+        end
+        return {0, pttl, entry, position, (split_hold(holder))}
     end
 end
 -- One EXISTS tells both: the tombstone counts twice, the queue once.
