@@ -50,7 +50,9 @@ public record Grant(String owner, long fencingToken, long sentAtNanos, @Nullable
         return token >= 0;
     }
 
-    /** The fencing token a script reported: digits, or {@code ''} / {@code '-'} for one left to the holder's request. */
+    /**
+     * The fencing token a script reported: digits, or {@code ''} / {@code '-'} for one left to the holder's request.
+     */
     public static long parseToken(String token) {
         if (token.isEmpty()) {
             return UNMINTED;

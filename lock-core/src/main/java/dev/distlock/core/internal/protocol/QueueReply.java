@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * ({@code {0, holder pttl, entry, position, holder}}).
  *
  * @param grant the grant when the caller holds the lock (granted now or handed over earlier), otherwise null
- * @param holderPttlMillis the holder's remaining lease when refused, {@code -1} when unknown or not told (a fresh attempt
- * queued third or further back)
+ * @param holderPttlMillis the holder's remaining lease when refused, {@code -1} when unknown or not told (a fresh
+ * attempt queued third or further back)
  * @param entry the caller's queue entry, or the empty string when it is not queued
  * @param position the caller's place in the queue (0 is next), {@code -1} when not queued
  * @param sentAtNanos {@code System.nanoTime()} just before the request was sent

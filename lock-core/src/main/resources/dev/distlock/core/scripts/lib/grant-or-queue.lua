@@ -2,8 +2,8 @@
 -- from Q, which the including script sets from its KEYS and ARGV: besides lib/queue.lua's fields, Q.owner (the
 -- caller's owner token), Q.lease (its lease in ms), Q.wait (how long it will wait in ms, '0' for a single attempt),
 -- Q.wake (its wake channel), Q.entry (its queue entry from an earlier reply, or '') and Q.offer_ttl (how long an offer
--- to it lasts unless it confirms it, in ms, capped at its lease by the client, with lib/enqueue.lua's '-'); acquire.lua also sets Q.taken_holds
--- (the lock key may hold a hold take.lua wrote).
+-- to it lasts unless it confirms it, in ms, capped at its lease by the client, with lib/enqueue.lua's '-');
+-- acquire.lua also sets Q.taken_holds (the lock key may hold a hold take.lua wrote).
 -- Whether a stored hold (the lock key's value) is the caller's.
 local function is_callers(value)
     return value ~= nil and value ~= false and string.sub(value, 1, #Q.owner + 1) == Q.owner .. '|'
