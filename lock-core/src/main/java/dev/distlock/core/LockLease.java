@@ -27,14 +27,15 @@ public interface LockLease extends AutoCloseable {
      * acquisitions and renewals of one hold. Pass it with writes to a resource that rejects tokens older than the
      * newest it has seen; that keeps a paused, expired holder from overwriting a newer holder's work.
      *
-     * <p>A blocking acquisition that found the lock free leaves the token to this call: the first call mints it, in
-     * one round trip that also checks this lease still holds the lock, and later calls (and nested leases) return the
-     * same number. Tokens minted late are ordered like the holds themselves, because only the current holder can mint.
-     * If that check finds the lock lost, this throws {@link LockLostException} (and the lease reports the loss). A
-     * lease that ended (closed, expired or lost) before its token was asked for has none: this returns 0, which is
-     * below every token the lock issues, so a fenced resource that has seen any token refuses it. Asynchronous and
-     * reactive acquisitions, and grants handed over by a release, carry their token from the start: this never
-     * blocks for them. 0 when fencing is off.
+     * <p>A blocking acquisition (whether it found the lock free or was handed it by a release) leaves the token to
+     * this call: the first call mints it, in one round trip that also checks this lease still holds the lock, and
+     * later calls (and nested leases) return the same number. Tokens minted late are ordered like the holds
+     * themselves, because only the current holder can mint. If that check finds the lock lost, this throws
+     * {@link LockLostException} (and the lease reports the loss); if Redis cannot be reached it throws like any lock
+     * call, so ask for the token inside the block that closes the lease. A lease that ended (closed, expired or lost)
+     * before its token was asked for has none: this returns 0, which is below every token the lock issues, so a
+     * fenced resource that has seen any token refuses it. Asynchronous and reactive acquisitions carry their token from
+     * the start: this never blocks for them. 0 when fencing is off.
      */
     long fencingToken();
 

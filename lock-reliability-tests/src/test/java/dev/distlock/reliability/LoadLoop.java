@@ -146,7 +146,16 @@ final class LoadLoop {
             emit(LockEvent.Type.FAIL, name, 0, "reason=not-acquired");
             return;
         }
-        long token = lease.fencingToken();
+        long token;
+        try {
+            // A blocking acquisition's first fencingToken() call mints it (one round trip), which can fail like any
+            // Redis call: the lease is closed, as a caller's try-with-resources would.
+            token = lease.fencingToken();
+        }
+        catch (RuntimeException ex) {
+            closeQuietly(lease);
+            throw ex;
+        }
         emit(LockEvent.Type.OK, name, token, "");
         lease.addLossListener((loss) -> emit(LockEvent.Type.LOST, name, token, "reason=" + loss.reason()));
         try {
@@ -185,6 +194,15 @@ final class LoadLoop {
         long now = System.nanoTime();
         this.longestGapNanos.accumulateAndGet(now - this.lastSectionNanos, Math::max);
         this.lastSectionNanos = now;
+    }
+
+    private void closeQuietly(LockLease lease) {
+        try {
+            lease.close();
+        }
+        catch (RuntimeException ex) {
+            error(ex);
+        }
     }
 
     private void error(Throwable ex) {

@@ -316,7 +316,20 @@ public final class WorkerMain {
                 emit(LockEvent.Type.FAIL, lock, 0, "reason=not-acquired");
                 return false;
             }
-            token = lease.fencingToken();
+            try {
+                // The first call mints a blocking acquisition's token (one round trip): it can fail like any call.
+                token = lease.fencingToken();
+            }
+            catch (RuntimeException ex) {
+                emit(LockEvent.Type.FAIL, lock, 0, "reason=token-" + ex.getClass().getSimpleName());
+                try {
+                    lease.close();
+                }
+                catch (RuntimeException closing) {
+                    emit(LockEvent.Type.RELEASE_FAIL, lock, 0, "reason=" + closing.getClass().getSimpleName());
+                }
+                return false;
+            }
         }
         emit(LockEvent.Type.OK, lock, token, "");
         try {
