@@ -127,14 +127,7 @@ class TokensOnRequestTests extends RedisLockTest {
         RedisLock holder = clients.create().getLock("handed");
         LockLease held = holder.acquire(Duration.ZERO);
         long heldToken = held.fencingToken();
-        CompletableFuture<LockLease> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                return clients.create().getLock("handed").acquire(Duration.ofSeconds(20));
-            }
-            catch (InterruptedException ex) {
-                throw new IllegalStateException(ex);
-            }
-        });
+        CompletableFuture<LockLease> waiting = acquireElsewhere(clients, "handed");
         awaitQueued(raw, "lock:{handed}:queue");
         held.close();
         try (LockLease next = waiting.get(20, TimeUnit.SECONDS)) {
@@ -161,14 +154,7 @@ class TokensOnRequestTests extends RedisLockTest {
         RedisLock holder = clients.create().getLock("handed-on");
         LockLease held = holder.acquire(Duration.ZERO);
         long heldToken = held.fencingToken();
-        CompletableFuture<LockLease> second = CompletableFuture.supplyAsync(() -> {
-            try {
-                return clients.create().getLock("handed-on").acquire(Duration.ofSeconds(20));
-            }
-            catch (InterruptedException ex) {
-                throw new IllegalStateException(ex);
-            }
-        });
+        CompletableFuture<LockLease> second = acquireElsewhere(clients, "handed-on");
         awaitQueued(raw, "lock:{handed-on}:queue");
         held.close();
         LockLease next = second.get(20, TimeUnit.SECONDS);
@@ -185,6 +171,19 @@ class TokensOnRequestTests extends RedisLockTest {
                 .isGreaterThan(heldToken);
             assertThat(raw.get("lock:{handed-on}")).endsWith("|" + last.fencingToken());
         }
+    }
+
+    /** A blocking acquisition of {@code name} (wait 20 s) on another thread, by a client of its own. */
+    private static CompletableFuture<LockLease> acquireElsewhere(LockClients clients, String name) {
+        RedisLock lock = clients.create().getLock(name);
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.acquire(Duration.ofSeconds(20));
+            }
+            catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
     }
 
     private static void awaitQueued(RedisCommands<String, String> raw, String queueKey) throws InterruptedException {
