@@ -133,14 +133,15 @@ class AclUserContractTests extends LockContractTests {
     }
 
     @Test
-    void aMissingPermissionFailsTheFirstCallAtOnceNamingTheCommand() {
+    void aMissingPermissionFailsTheFirstCallAtOnceNamingTheCommandAScriptRuns() {
         List<String> withoutExists = new ArrayList<>(LOCK_USER_RULES);
         withoutExists.remove("+exists");
         setUser(withoutExists);
 
         long start = System.nanoTime();
+        // The fair lock's first attempt is a script (take.lua), whose first command is EXISTS.
         assertThatExceptionOfType(LockException.class)
-            .isThrownBy(() -> this.first.getLock("acl-missing").acquire(Duration.ofSeconds(10)))
+            .isThrownBy(() -> this.first.getFairLock("acl-missing").acquire(Duration.ofSeconds(10)))
             .withMessageContaining("the Redis user may not run 'exists'")
             .withMessageContaining("ACL SETUSER <user> +exists");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
@@ -150,11 +151,31 @@ class AclUserContractTests extends LockContractTests {
     }
 
     @Test
+    void aMissingPermissionFailsAPlainCommandAtOnceNamingIt() {
+        List<String> withoutSet = new ArrayList<>(LOCK_USER_RULES);
+        withoutSet.remove("+set");
+        setUser(withoutSet);
+
+        long start = System.nanoTime();
+        // The reentrant lock's first attempt is a plain SET NX.
+        assertThatExceptionOfType(LockException.class)
+            .isThrownBy(() -> this.first.getLock("acl-missing-set").acquire(Duration.ofSeconds(10)))
+            .withMessageContaining("the Redis user may not run 'set'")
+            .withMessageContaining("ACL SETUSER <user> +set");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(this.raw.exists("lock:{acl-missing-set}")).isZero();
+    }
+
+    @Test
     void keysOutsideThePrefixAreRefused() {
         RedisLockClient otherPrefix = this.asLockUser.create(LockClientOptions.builder().keyPrefix("other:").build());
         assertThatExceptionOfType(LockException.class)
             .isThrownBy(() -> otherPrefix.getLock("outside").acquire(Duration.ofSeconds(1)))
-            .withMessageContaining("may not access the keys of this lock")
+            .withMessageContaining("may not access the keys of this lock (command SET)")
+            .withMessageContaining("~lock:*");
+        assertThatExceptionOfType(LockException.class)
+            .isThrownBy(() -> otherPrefix.getFairLock("outside").acquire(Duration.ofSeconds(1)))
+            .withMessageContaining("may not access the keys of this lock (script queued/take.lua)")
             .withMessageContaining("~lock:*");
     }
 }

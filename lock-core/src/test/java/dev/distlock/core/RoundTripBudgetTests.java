@@ -34,7 +34,7 @@ class RoundTripBudgetTests extends RedisLockTest {
     }
 
     @Test
-    void uncontendedAcquireAndReleaseRunSixCommandsInsideRedis() throws Exception {
+    void uncontendedAcquireAndReleaseRunFourCommandsInsideRedis() throws Exception {
         RedisLockClient client = this.clients.create(LockClientOptions.builder()
             .watchdogLease(Duration.ofMinutes(1)).build());
         RedisLock lock = client.getLock("inner-budget");
@@ -44,17 +44,32 @@ class RoundTripBudgetTests extends RedisLockTest {
 
         lock.tryAcquire().orElseThrow().close();
 
+        assertThat(calls("set"::equals)).as("the acquire: SET NX PX GET, a plain command").isOne();
         if (deletesIfEqual) {
-            assertThat(allCommandCalls()).as("acquire: 1 script, EXISTS (tombstone and queue in one), SET NX PX (the "
-                    + "token is minted on request); release: DELIFEQ or DELEX (a waiter would have changed the hold)")
-                .isEqualTo(4);
+            assertThat(allCommandCalls()).as("acquire: SET NX PX GET (the token is minted on request); release: "
+                    + "DELIFEQ or DELEX (a waiter would have changed the hold)").isEqualTo(2);
         }
         else {
-            assertThat(allCommandCalls()).as("2 scripts; acquire: EXISTS (tombstone and queue in one), SET NX PX (the "
-                    + "token is minted on request); release: GET, DEL (a compare-and-delete: a waiter would have "
-                    + "changed the hold)").isEqualTo(6);
+            assertThat(allCommandCalls()).as("acquire: SET NX PX GET (the token is minted on request); release: 1 "
+                    + "script, GET, DEL (a compare-and-delete: a waiter would have changed the hold)").isEqualTo(4);
         }
         assertThat(calls("lpop"::equals)).as("the release looks at no queue").isZero();
+    }
+
+    @Test
+    void theFairLocksUncontendedAcquireLooksAtTheQueueInOneScript() throws Exception {
+        RedisLockClient client = this.clients.create(LockClientOptions.builder()
+            .watchdogLease(Duration.ofMinutes(1)).build());
+        RedisLock lock = client.getFairLock("fair-budget");
+        lock.tryAcquire().orElseThrow().close();
+        boolean deletesIfEqual = serverDeletesIfEqual();
+        this.raw.configResetstat();
+
+        lock.tryAcquire().orElseThrow().close();
+
+        assertThat(calls("exists"::equals)).as("one EXISTS sees the tombstone and the queue").isOne();
+        assertThat(allCommandCalls()).as("acquire: 1 script, EXISTS, SET NX PX; release as the reentrant lock's")
+            .isEqualTo(deletesIfEqual ? 4 : 6);
     }
 
     @Test
@@ -120,12 +135,13 @@ class RoundTripBudgetTests extends RedisLockTest {
     /**
      * Top-level commands the lock client sent since the last reset. Commands a script runs inside Redis are counted
      * by commandstats too, but they cost no round trip, so only script invocations and the plain commands a client
-     * sends (SUBSCRIBE, PTTL; DELIFEQ on Valkey 9, DELEX on Redis 8.4) are summed; the scripts run PTTL only when
-     * they refuse, never in these cycles.
+     * sends (the uncontended acquire's SET NX, SUBSCRIBE, PTTL; DELIFEQ on Valkey 9, DELEX on Redis 8.4) are summed;
+     * the scripts of these cycles run neither SET nor PTTL.
      */
     private long commandCalls() {
         return calls((command) -> command.equals("evalsha") || command.equals("eval") || command.equals("subscribe")
-                || command.equals("pttl") || command.equals("delifeq") || command.equals("delex"));
+                || command.equals("pttl") || command.equals("delifeq") || command.equals("delex")
+                || command.equals("set"));
     }
 
     /** Valkey 9 and Redis 8.4 and later: the uncontended release is the server's own command instead of a script. */

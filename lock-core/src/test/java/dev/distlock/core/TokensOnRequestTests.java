@@ -221,7 +221,7 @@ class TokensOnRequestTests extends RedisLockTest {
     }
 
     @Test
-    void aFreeLockWithALiveWaiterQueuedGoesToTheWaiterNotToANewCaller(LockClients clients,
+    void aFreeLockWithALiveWaiterQueuedGoesToTheWaiterNotToANewFairCaller(LockClients clients,
             RedisCommands<String, String> raw) throws Exception {
         LockLease held = clients.create().getLock("free-with-waiter").acquire(Duration.ZERO);
         CompletableFuture<LockLease> waiting = clients.create().getLock("free-with-waiter")
@@ -233,7 +233,7 @@ class TokensOnRequestTests extends RedisLockTest {
         // As if the holder's lease ran out: the key is gone, nobody was told, the waiter is still queued.
         raw.del("lock:{free-with-waiter}");
 
-        assertThat(clients.create().getLock("free-with-waiter").tryAcquire()).as("no barging").isEmpty();
+        assertThat(clients.create().getFairLock("free-with-waiter").tryAcquire()).as("no barging").isEmpty();
         try (LockLease lease = waiting.get(20, TimeUnit.SECONDS)) {
             assertThat(lease.isHeld()).isTrue();
         }

@@ -68,9 +68,12 @@ public final class ProtocolLock implements RedisLock {
         return new ProtocolLock(engine, new QueuedProtocol(engine, engine.keys(name)));
     }
 
-    /** The fair lock: the same queued lock; the name says what callers rely on. */
+    /**
+     * The fair lock: the reentrant lock's keys and scripts, whose every attempt looks at the queue first, so that it
+     * never takes a free lock ahead of a waiter queued while the lock was free (a holder's lease ran out).
+     */
     public static ProtocolLock fair(LockEngine engine, String name) {
-        return reentrant(engine, name);
+        return new ProtocolLock(engine, QueuedProtocol.fair(engine, engine.keys(name)));
     }
 
     @Override

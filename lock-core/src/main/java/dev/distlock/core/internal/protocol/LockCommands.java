@@ -173,6 +173,19 @@ public final class LockCommands {
         return withTimeout(this.gateway.deleteIfEquals(key, value));
     }
 
+    /**
+     * Whether a free queued lock may be taken by a plain {@code SET NX} ({@link #setIfAbsent}): not when grants wait for
+     * replica acknowledgement, which a script call on its dedicated connection does.
+     */
+    boolean mayTakePlain() {
+        return this.options.replicaAcks() == 0;
+    }
+
+    /** See {@link RedisGateway#setIfAbsent}. */
+    CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis) {
+        return withTimeout(this.gateway.setIfAbsent(key, value, pxMillis));
+    }
+
     CompletableFuture<Boolean> exists(String key) {
         return withTimeout(this.gateway.exists(key));
     }

@@ -46,13 +46,23 @@ public class QueuedProtocol implements HandoffProtocol {
      * ARGV: {@link ReleaseArgs}, or {@link WriteReleaseArgs} with {@code readersChannel})
      * @param extraKeys keys both scripts take after the first four
      * @param readersChannel the readers' broadcast channel the write lock's release script takes, or null
+     * @param plainTake whether a free lock is taken with a plain {@code SET NX} instead of {@code take}, which may take
+     * it ahead of waiters queued while nobody held it (the reentrant lock; the fair lock never does)
      */
     record Layout(LockKeys names, String lockKey, String queueKey, LuaScript acquire, @Nullable LuaScript take,
-            @Nullable LuaScript unlock, LuaScript release, List<String> extraKeys, @Nullable String readersChannel) {
+            @Nullable LuaScript unlock, LuaScript release, List<String> extraKeys, @Nullable String readersChannel,
+            boolean plainTake) {
 
+        /** The reentrant lock's layout. */
         static Layout of(LockKeys names) {
             return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.TAKE,
-                    LuaScript.UNLOCK, LuaScript.RELEASE, List.of(), null);
+                    LuaScript.UNLOCK, LuaScript.RELEASE, List.of(), null, true);
+        }
+
+        /** The fair lock's: the same keys and scripts, and every attempt looks at the queue first. */
+        static Layout fair(LockKeys names) {
+            return new Layout(names, names.lockKey(), names.queueKey(), LuaScript.ACQUIRE, LuaScript.TAKE,
+                    LuaScript.UNLOCK, LuaScript.RELEASE, List.of(), null, false);
         }
 
         String[] releaseArgv(ReleaseArgs args) {
@@ -76,8 +86,14 @@ public class QueuedProtocol implements HandoffProtocol {
     /** The key the client probes {@code DELIFEQ} / {@code DELEX} with: next to the lock's key, never written. */
     private final String deleteIfEqualsProbeKey;
 
+    /** The reentrant lock of {@code keys}. */
     public QueuedProtocol(LockEngine engine, LockKeys keys) {
         this(engine, Layout.of(keys));
+    }
+
+    /** The fair lock of {@code keys}: the reentrant lock's keys and scripts, never taken ahead of a queued waiter. */
+    public static QueuedProtocol fair(LockEngine engine, LockKeys keys) {
+        return new QueuedProtocol(engine, Layout.fair(keys));
     }
 
     QueuedProtocol(LockEngine engine, Layout layout) {
@@ -118,13 +134,45 @@ public class QueuedProtocol implements HandoffProtocol {
             return fullAttempt(owner, leaseMillis, waitMillis, entry, take != null && tokenOnDemand);
         }
         long sentAt = System.nanoTime();
-        CompletableFuture<List<Object>> reply = this.engine.commands().evalAcquire(take, lockName(),
+        LockCommands commands = this.engine.commands();
+        if (this.layout.plainTake() && commands.mayTakePlain()) {
+            return commands.setIfAbsent(this.layout.lockKey(), owner + "|", leaseMillis)
+                .thenCompose((previous) -> afterPlainTake(previous, owner, leaseMillis, sentAt));
+        }
+        CompletableFuture<List<Object>> reply = commands.evalAcquire(take, lockName(),
                 new String[] { this.layout.lockKey(), this.queueKey, this.keys.tombstoneKey(owner) },
                 new TakeArgs(owner, leaseMillis).argv());
         return reply.thenCompose((values) -> (values.size() == 2)
                 // Free, but waiters queue: the full script offers it to the first live one (or to this caller).
                 ? fullAttempt(owner, leaseMillis, 0, "", false)
                 : CompletableFuture.completedFuture(QueueReply.parse(values, owner, leaseMillis, sentAt)));
+    }
+
+    /**
+     * What the plain {@code SET lock owner| NX PX lease GET} of a free lock found: nothing (taken, token left to the
+     * holder's request, as {@code take.lua}'s), the caller's own hold (a replay of this very command after a lost
+     * reply: taken, with the key's expiry set by that first run, after {@code sentAt}), or another owner's hold. A hold
+     * with its token minted or left to a handover ({@code owner|token}, {@code owner|-}) is a live holder's: refused
+     * here. An unminted one ({@code owner|}) may be a ghost, a plain take replayed after its client abandoned it, which
+     * no client holds: the full script removes it if its owner's tombstone says so, and answers.
+     */
+    private CompletableFuture<QueueReply> afterPlainTake(@Nullable String previous, String owner, long leaseMillis,
+            long sentAt) {
+        if (previous == null) {
+            return CompletableFuture.completedFuture(
+                    new QueueReply(new Grant(owner, Grant.UNMINTED, sentAt), -1, "", -1, sentAt, ""));
+        }
+        int separator = previous.lastIndexOf('|');
+        String holder = (separator < 0) ? previous : previous.substring(0, separator);
+        String token = (separator < 0) ? "0" : previous.substring(separator + 1);
+        if (holder.equals(owner)) {
+            return CompletableFuture.completedFuture(
+                    new QueueReply(new Grant(owner, Grant.parseToken(token), sentAt), -1, "", -1, sentAt, ""));
+        }
+        if (token.isEmpty()) {
+            return fullAttempt(owner, leaseMillis, 0, "", false);
+        }
+        return CompletableFuture.completedFuture(new QueueReply(null, -1, "", -1, sentAt, holder));
     }
 
     /**

@@ -19,7 +19,7 @@ final class WriteProtocol extends QueuedProtocol {
 
     WriteProtocol(LockEngine engine, ReadWriteKeys keys) {
         super(engine, new Layout(keys.names(), keys.writeKey(), keys.writerQueueKey(), LuaScript.WRITE_ACQUIRE, null,
-                null, LuaScript.WRITE_RELEASE, List.of(keys.readersKey()), keys.names().channel()));
+                null, LuaScript.WRITE_RELEASE, List.of(keys.readersKey()), keys.names().channel(), false));
         this.keys = keys;
     }
 

@@ -200,6 +200,11 @@ final class ConnectingGateway implements RedisGateway {
     }
 
     @Override
+    public CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis) {
+        return whenOpen(() -> open().setIfAbsent(key, value, pxMillis));
+    }
+
+    @Override
     public boolean mayDeleteIfEquals(String probeKey) {
         return ifOpen((real) -> real.mayDeleteIfEquals(probeKey), false);
     }

@@ -10,6 +10,7 @@ import java.util.function.Function;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.IntegerOutput;
@@ -93,6 +94,21 @@ final class LettuceGateway implements RedisGateway {
     public CompletableFuture<Boolean> exists(String key) {
         return this.topology.commands().exists(key).toCompletableFuture()
             .thenApply((count) -> count != null && count > 0);
+    }
+
+    @Override
+    public CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis) {
+        return this.topology.route(() -> this.topology.commands()
+            .setGet(key, value, SetArgs.Builder.nx().px(pxMillis))
+            .toCompletableFuture()
+            .handle((previous, ex) -> {
+                if (ex != null) {
+                    Throwable explained = ScriptErrors.explainCommand("set", ex);
+                    throw (explained instanceof CompletionException completion) ? completion
+                            : new CompletionException(explained);
+                }
+                return previous;
+            }));
     }
 
     @Override

@@ -42,6 +42,12 @@ public interface RedisGateway extends AutoCloseable {
     CompletableFuture<Boolean> exists(String key);
 
     /**
+     * {@code SET key value NX PX pxMillis GET}: sets {@code key} only if it does not exist, one plain command.
+     * Completes with the value the key held before, or with null when it was free and is now set.
+     */
+    CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis);
+
+    /**
      * Whether {@link #deleteIfEquals} may be sent: true once the server answered it, false until then and after it
      * refused it (no such command, or the user may not run it). The first call sends a probe in the background:
      * {@code DELIFEQ probeKey ''}, and where the server does not know that command, {@code DELEX probeKey IFEQ ''}

@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.redis;
 
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Matcher;
@@ -13,7 +14,8 @@ import io.lettuce.core.RedisCommandExecutionException;
  * without the command; the line number finds it in the script's body. Redis 8 and Valkey name it: "ACL failure in
  * script: User u has no permissions to run the 'time' command script: ..., on @user_script:22.". A key outside the
  * user's key patterns ("NOPERM this user has no permissions to access one of the keys used as arguments" on Redis 7,
- * "NOPERM No permissions to access a key" on Redis 8 and Valkey) gets a hint about the key prefix.
+ * "NOPERM No permissions to access a key" on Redis 8 and Valkey) gets a hint about the key prefix. The plain commands
+ * the client sends get the same explanations ({@link #explainCommand}).
  */
 final class ScriptErrors {
 
@@ -35,17 +37,13 @@ final class ScriptErrors {
 
     /** {@code failure}, or for an ACL refusal inside {@code script} an error that names the command and the fix. */
     static Throwable explain(LuaScript script, Throwable failure) {
-        Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-                : failure;
+        Throwable cause = causeOf(failure);
         String message = cause.getMessage();
         if (message == null) {
             return failure;
         }
         if (KEY_REFUSED.matcher(message).find()) {
-            return new RedisCommandExecutionException("NOPERM the Redis user may not access the keys of this lock"
-                    + " (script " + script.name() + ".lua): grant the key prefix of the lock client, e.g. ~lock:* and"
-                    + " &lock:* for the default prefix (docs/spring-boot-starter.md, \"Redis ACL\"). Redis said: "
-                    + message, cause);
+            return keysRefused("script " + script.name() + ".lua", message, cause);
         }
         Matcher refused = REFUSED_LINE.matcher(message);
         if (!refused.find()) {
@@ -54,10 +52,42 @@ final class ScriptErrors {
         Matcher named = NAMED_COMMAND.matcher(message);
         String command = named.find() ? named.group(1)
                 : commandOnLine(script.body(), Integer.parseInt(refused.group(1)));
-        return new RedisCommandExecutionException("NOPERM the Redis user may not run '" + command + "' (line "
-                + refused.group(1) + " of the lock script " + script.name() + ".lua). Grant every command of the"
-                + " distributed-lock ACL (docs/spring-boot-starter.md, \"Redis ACL\"), e.g. ACL SETUSER <user> +"
-                + command.toLowerCase(java.util.Locale.ROOT) + ". Redis said: " + message, cause);
+        return commandRefused(command, "line " + refused.group(1) + " of the lock script " + script.name() + ".lua",
+                message, cause);
+    }
+
+    /**
+     * {@code failure}, or for an ACL refusal of the plain command {@code command} (sent by the client, not by a script)
+     * an error that names it and the fix. Redis 7 names the command too: "NOPERM this user has no permissions to run
+     * the 'set' command".
+     */
+    static Throwable explainCommand(String command, Throwable failure) {
+        Throwable cause = causeOf(failure);
+        String message = cause.getMessage();
+        if (message == null || !message.startsWith("NOPERM")) {
+            return failure;
+        }
+        if (KEY_REFUSED.matcher(message).find()) {
+            return keysRefused("command " + command.toUpperCase(Locale.ROOT), message, cause);
+        }
+        return commandRefused(command, "a plain command of the lock client", message, cause);
+    }
+
+    private static Throwable causeOf(Throwable failure) {
+        return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+    }
+
+    private static RedisCommandExecutionException keysRefused(String where, String message, Throwable cause) {
+        return new RedisCommandExecutionException("NOPERM the Redis user may not access the keys of this lock ("
+                + where + "): grant the key prefix of the lock client, e.g. ~lock:* and &lock:* for the default"
+                + " prefix (docs/spring-boot-starter.md, \"Redis ACL\"). Redis said: " + message, cause);
+    }
+
+    private static RedisCommandExecutionException commandRefused(String command, String where, String message,
+            Throwable cause) {
+        return new RedisCommandExecutionException("NOPERM the Redis user may not run '" + command + "' (" + where
+                + "). Grant every command of the distributed-lock ACL (docs/spring-boot-starter.md, \"Redis ACL\"),"
+                + " e.g. ACL SETUSER <user> +" + command.toLowerCase(Locale.ROOT) + ". Redis said: " + message, cause);
     }
 
     /** The command called on a script line: a literal like {@code 'time'}, or the argument that names it. */

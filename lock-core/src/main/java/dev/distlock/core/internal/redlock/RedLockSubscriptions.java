@@ -13,6 +13,7 @@ import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.waiting.WaitRoom;
 import io.lettuce.core.ScriptOutputType;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gateway a RedLock client's engine waits through: it subscribes to an unlock channel on every node, so a release
@@ -66,6 +67,11 @@ final class RedLockSubscriptions implements RedisGateway {
     @Override
     public CompletableFuture<Boolean> exists(String key) {
         return this.nodes.get(0).exists(key);
+    }
+
+    @Override
+    public CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis) {
+        throw new UnsupportedOperationException("RedLock takes its locks by script on every node");
     }
 
     @Override

@@ -39,18 +39,20 @@ local function refuse(pttl, holder)
     if Q.wait == '0' then
         return {0, pttl, '', -1, holder_owner}
     end
+    if Q.taken_holds and string.sub(holder, -1) == '|' then
+        -- A hold take.lua (or the reentrant lock's plain SET NX) wrote, token unminted: its owner releases it with a
+        -- compare-and-delete of exactly 'owner|' that looks at no queue (unlock-taken.lua). Minting its token now
+        -- changes that value, so the compare misses and the release goes through unlock.lua, which hands over. A
+        -- waiter queueing behind it does this, and a queued waiter's check too: such a hold was then taken while the
+        -- lock was free with waiters queued (the reentrant lock's plain take, after a holder's lease ran out).
+        redis.call('set', Q.lock, holder .. mint(Q.fence, Q.retention), 'keepttl')
+    end
     if Q.entry ~= '' then
         local position = redis.call('lpos', Q.queue, Q.entry)
         if position then
             return {0, pttl, Q.entry, position, holder_owner}
         end
         return {0, pttl, '', -1, holder_owner}
-    end
-    if Q.taken_holds and string.sub(holder, -1) == '|' then
-        -- A hold take.lua wrote, token unminted: its owner releases it with a compare-and-delete of exactly 'owner|'
-        -- that looks at no queue (unlock-taken.lua). Minting its token now changes that value, so the compare misses
-        -- and the release goes through unlock.lua, which hands over to this waiter.
-        redis.call('set', Q.lock, holder .. mint(Q.fence, Q.retention), 'keepttl')
     end
     local entry, position = enqueue(Q.queue, Q.owner, Q.offer_ttl, tonumber(Q.wait), Q.wake)
     return {0, pttl, entry, position, holder_owner}

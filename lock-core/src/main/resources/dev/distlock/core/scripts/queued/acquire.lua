@@ -31,7 +31,7 @@
 -- the lock, and an abandoned owner's entry (a replay of its attempt that ran after the abandon) is never granted
 -- either: a release finds its client not listening and skips it, or tells a client that no longer waits for it, which
 -- releases it at once, owner-checked (HandoffRooms). A check, the caller's own hold, a free lock and a hold take.lua
--- wrote go on below.
+-- (or the reentrant lock's plain SET NX) wrote go on below.
 local function queued_behind(holder)
     return holder and string.sub(holder, -1) ~= '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|'
 end
@@ -65,6 +65,14 @@ if found == 0 and not holder then
     end
 elseif holder == nil then
     holder = redis.call('get', KEYS[1])
+end
+-- Another owner's 'owner|' may be a ghost: the reentrant lock's plain SET NX (QueuedProtocol) replayed after its
+-- client abandoned that attempt, so nobody holds it. Its owner's tombstone (this caller's tombstone key with the
+-- owner swapped) tells; a ghost is removed and the lock is free.
+if holder and string.sub(holder, -1) == '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|'
+        and redis.call('exists', string.sub(KEYS[4], 1, #KEYS[4] - #ARGV[1]) .. string.sub(holder, 1, -2)) == 1 then
+    redis.call('del', KEYS[1])
+    holder = nil
 end
 -- A single attempt refused the same way, before anything below is defined.
 if ARGV[4] == '0' and ARGV[8] == '' and queued_behind(holder) then

@@ -1,12 +1,14 @@
--- Take a queued lock (reentrant and fair locks) that is free with nobody queued, for a new owner, in the fewest
--- commands and arguments: the first attempt of a blocking acquisition (it never queues). The hold is 'owner|' (see
+-- Take a queued lock that is free with nobody queued, for a new owner, in the fewest commands and arguments: the first
+-- attempt of a blocking acquisition (it never queues) of the fair lock, and of the reentrant lock when its grants wait
+-- for replicas (otherwise the reentrant lock sends a plain SET NX, which looks at no queue: QueuedProtocol). The hold is 'owner|' (see
 -- lib/hold.lua): its fencing token is minted when the holder asks for it (mint.lua), which is owner-checked and so
 -- ordered with every other holder's, or by the first waiter that queues behind it (lib/grant-or-queue.lua), so that
 -- the holder's compare-and-delete of 'owner|' (unlock-taken.lua) misses and its release hands over. Whatever is not
 -- that simple is told back for acquire.lua to decide.
 -- KEYS[1] lock key      (string: the hold 'owner|token' or 'owner|', with PX expiry)
 -- KEYS[2] queue key     (list of waiter entries)
--- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
+-- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it; with the owner
+--         swapped, whether a hold 'owner|' is a ghost)
 -- ARGV[1] owner: owner token
 -- ARGV[2] leaseMillis: lease in ms (> 0)
 -- Returns the lease in ms alone when taken (one integer: a table costs Redis more to convert); {1, token or '',
@@ -29,5 +31,15 @@ local owner, token = split_hold(holder)
 if owner == ARGV[1] then
     redis.call('pexpire', KEYS[1], ARGV[2])
     return {1, token, tonumber(ARGV[2])}
+end
+if token == '' and redis.call('exists', string.sub(KEYS[3], 1, #KEYS[3] - #ARGV[1]) .. owner) == 1 then
+    -- A ghost: the reentrant lock's plain SET NX replayed after its client abandoned it (see acquire.lua). Removed;
+    -- with nobody queued (found == 0) the lock is the caller's.
+    if found == 0 then
+        redis.call('set', KEYS[1], ARGV[1] .. '|', 'px', ARGV[2])
+        return tonumber(ARGV[2])
+    end
+    redis.call('del', KEYS[1])
+    return {2, ''}
 end
 return {0, redis.call('pttl', KEYS[1]), '', -1, owner}
