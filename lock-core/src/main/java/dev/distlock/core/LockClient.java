@@ -22,7 +22,7 @@ public interface LockClient {
     RedisLock getLock(String name);
 
     /**
-     * The lock with this name, granted to waiters in arrival order.
+     * The lock with this name, granted to waiters in arrival order and never taken ahead of a queued waiter.
      *
      * @throws IllegalArgumentException if the name is invalid
      */

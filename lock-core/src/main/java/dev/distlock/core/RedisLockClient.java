@@ -137,9 +137,11 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
 
     /**
      * The reentrant lock with this name. Waiters queue in Redis in arrival order; a release hands the lock straight to
-     * the first live waiter (minting its fencing token) and tells only that waiter's client, which then holds it
-     * without another round trip. An acquire that finds waiters queued joins the queue rather than taking the lock
-     * ahead of them. A queued waiter whose process died (its client no longer listens) is skipped.
+     * the first live waiter and tells only that waiter's client, which then holds it without another round trip. An
+     * acquire that finds the lock held joins the queue. A queued waiter whose process died (its client no longer
+     * listens) is skipped. A free lock is taken with one plain {@code SET NX}: in the moment after a holder's lease ran
+     * out, before its queued waiters' next check, that may take it ahead of them, and its release then hands it to
+     * them ({@link #getFairLock} never does).
      *
      * @throws IllegalArgumentException if the name is null, blank or longer than
      * {@link LockClientOptions#maxNameLength()}; nothing is sent to Redis
@@ -150,9 +152,11 @@ public final class RedisLockClient extends AbstractLockClient implements LockCli
     }
 
     /**
-     * The fair lock with this name. Since every lock of this client queues its waiters in Redis and hands the lock to
-     * them in arrival order (see {@link #getLock(String)}), this is the same lock as {@code getLock(name)}: the name
-     * documents that the caller relies on first-come first-served order across clients.
+     * The fair lock with this name: the same lock as {@code getLock(name)} (same keys and queue; waiters handed the
+     * lock in arrival order), whose acquire also never takes a free lock ahead of a queued waiter, not even right
+     * after a holder's lease ran out: it looks at the queue in a script call first, which costs Redis more CPU than
+     * the reentrant lock's plain {@code SET NX}. For callers that rely on first-come first-served order across clients
+     * in every case.
      *
      * @throws IllegalArgumentException if the name is invalid
      */

@@ -103,6 +103,24 @@ class PlainTakeTests extends RedisLockTest {
         assertThatExceptionOfType(LockLostException.class).isThrownBy(dead::close);
     }
 
+    @Test
+    void aQueuedWaitersCheckRemovesAGhostAndTakesTheLock() throws Exception {
+        LockLease held = this.clients.create().getLock("ghost-queued").acquire(Duration.ZERO);
+        RedisLockClient waiterClient = this.clients.create(LockClientOptions.builder()
+            .maxBackoff(Duration.ofMillis(100)).build());
+        CompletableFuture<LockLease> waiting = waiterClient.getLock("ghost-queued").acquireAsync(Duration.ofSeconds(30))
+            .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{ghost-queued}:queue") == 1);
+        // The holder's lease ran out, and then an abandoned plain take of another client was replayed.
+        this.raw.del("lock:{ghost-queued}");
+        plantGhost("ghost-queued");
+
+        try (LockLease lease = waiting.get(10, TimeUnit.SECONDS)) {
+            assertThat(this.raw.get("lock:{ghost-queued}")).doesNotStartWith(GHOST);
+        }
+        assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
+    }
+
     /** What a plain take replayed after its client abandoned it leaves: the unminted hold and the owner's tombstone. */
     private void plantGhost(String name) {
         String lockKey = "lock:{" + name + "}";

@@ -9,30 +9,26 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The floor under distlock's uncontended cycle: the same Redis commands its scripts run when nobody waits, from a
- * bare client. Acquire is one {@code EVALSHA} running {@code EXISTS} (tombstone and queue) and {@code SET NX PX} of the
- * hold {@code owner|} (the fencing token is minted only when the holder asks for it); release is one {@code EVALSHA}
- * running {@code GET} and {@code DEL}, a compare-and-delete of exactly {@code owner|} (a waiter queueing behind the
- * hold would have changed it). Both reply with one integer, as distlock's do on this path. No lease tracking,
- * watchdog, timeouts, futures or reentrancy, and it never waits: used only in the uncontended scenario.
+ * The floor under distlock's uncontended cycle: the same Redis commands the reentrant lock sends when nobody waits,
+ * from a bare client. Acquire is one plain {@code SET NX PX GET} of the hold {@code owner|} (the fencing token is
+ * minted only when the holder asks for it; an unminted hold found by another attempt is checked against its owner's
+ * tombstone there, off this path); release is one {@code EVALSHA} running {@code GET} and {@code DEL}, a
+ * compare-and-delete of exactly {@code owner|} (a waiter queueing behind the hold would have changed it), replying with
+ * one integer as distlock's does. No lease tracking, watchdog, timeouts, futures or reentrancy, and it never waits:
+ * used only in the uncontended scenario.
  *
- * <p>Its ratio to the baseline is what the Redis side of distlock's guarantees costs (tombstone check, owner check,
- * no barging) whatever the client does; distlock's ratio to it is what the client side costs on top.
+ * <p>Its ratio to the baseline is what the Redis side of distlock's uncontended cycle costs (the owner check of the
+ * release, the hold's shape) whatever the client does; distlock's ratio to it is what the client side costs on top.
  */
 final class ScriptFloorLock implements LockClient {
 
     static final LockSubject SUBJECT = LockSubject.of("script floor", false, ScriptFloorLock::new);
-
-    private static final String ACQUIRE = """
-            if redis.call('exists', KEYS[3], KEYS[2], KEYS[3]) > 0 then return 0 end
-            if redis.call('set', KEYS[1], ARGV[1] .. '|', 'nx', 'px', ARGV[2]) then return tonumber(ARGV[2]) end
-            return 0
-            """;
 
     private static final String RELEASE = """
             local holder = redis.call('get', KEYS[1])
@@ -41,15 +37,13 @@ final class ScriptFloorLock implements LockClient {
             return 0
             """;
 
-    private static final String LEASE_MILLIS = "30000";
+    private static final long LEASE_MILLIS = 30_000;
 
     private final RedisClient client;
 
     private final StatefulRedisConnection<String, String> connection;
 
     private final RedisCommands<String, String> commands;
-
-    private final String acquireSha;
 
     private final String releaseSha;
 
@@ -61,7 +55,6 @@ final class ScriptFloorLock implements LockClient {
         this.client = RedisClient.create(uri);
         this.connection = this.client.connect();
         this.commands = this.connection.sync();
-        this.acquireSha = this.commands.scriptLoad(ACQUIRE);
         this.releaseSha = this.commands.scriptLoad(RELEASE);
     }
 
@@ -69,9 +62,7 @@ final class ScriptFloorLock implements LockClient {
     public @Nullable Held tryAcquire(String key, Duration wait) {
         String token = this.tokenPrefix + this.tokens.incrementAndGet();
         String lock = "floor:{" + key + "}";
-        Long reply = run(this.acquireSha, ACQUIRE, ScriptOutputType.INTEGER,
-                new String[] { lock, lock + ":queue", lock + ":tomb:" + token }, token, LEASE_MILLIS);
-        if (reply == 0L) {
+        if (this.commands.setGet(lock, token + "|", SetArgs.Builder.nx().px(LEASE_MILLIS)) != null) {
             return null;
         }
         return () -> run(this.releaseSha, RELEASE, ScriptOutputType.INTEGER, new String[] { lock }, token);

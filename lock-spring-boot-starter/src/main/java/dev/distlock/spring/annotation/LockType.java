@@ -10,15 +10,16 @@ package dev.distlock.spring.annotation;
 public enum LockType {
 
     /**
-     * The exclusive lock ({@code RedisLockClient.getLock}): one holder at a time, waiters woken by a release message.
-     * The default, and the only kind that accepts several {@link DistributedLock#keys() keys}.
+     * The exclusive lock ({@code RedisLockClient.getLock}): one holder at a time, waiters queued in Redis and handed
+     * the lock in arrival order. The default, and the only kind that accepts several {@link DistributedLock#keys()
+     * keys}.
      */
     REENTRANT,
 
     /**
-     * An exclusive lock granted in arrival order across all clients ({@code RedisLockClient.getFairLock}). Costs one
-     * Redis call per waiter per back-off step while waiting; a waiter whose process died is skipped after three
-     * back-off periods.
+     * The same lock as {@link #REENTRANT} ({@code RedisLockClient.getFairLock}), whose acquire never takes a free lock
+     * ahead of a queued waiter, not even right after a holder's lease ran out: it looks at the queue in a script call
+     * where the reentrant lock sends one plain {@code SET NX}.
      */
     FAIR,
 

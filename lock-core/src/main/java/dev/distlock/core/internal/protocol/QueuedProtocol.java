@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.protocol;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -70,6 +71,9 @@ public class QueuedProtocol implements HandoffProtocol {
         }
     }
 
+    /** How often one attempt asks again about another unminted hold in the way (each a different one). */
+    private static final int MAX_SUSPECTS = 3;
+
     /** {@code unlock-taken.lua}'s answer for the caller's hold that a waiter changed: release it with unlock.lua. */
     private static final long UNLOCK_TAKEN_QUEUED = 2L;
 
@@ -131,7 +135,7 @@ public class QueuedProtocol implements HandoffProtocol {
             boolean tokenOnDemand) {
         LuaScript take = this.layout.take();
         if (take == null || !tokenOnDemand || waitMillis != 0 || !entry.isEmpty()) {
-            return fullAttempt(owner, leaseMillis, waitMillis, entry, take != null && tokenOnDemand);
+            return fullAttempt(owner, leaseMillis, waitMillis, entry, take != null && tokenOnDemand, "");
         }
         long sentAt = System.nanoTime();
         LockCommands commands = this.engine.commands();
@@ -143,8 +147,9 @@ public class QueuedProtocol implements HandoffProtocol {
                 new String[] { this.layout.lockKey(), this.queueKey, this.keys.tombstoneKey(owner) },
                 new TakeArgs(owner, leaseMillis).argv());
         return reply.thenCompose((values) -> (values.size() == 2)
-                // Free, but waiters queue: the full script offers it to the first live one (or to this caller).
-                ? fullAttempt(owner, leaseMillis, 0, "", false)
+                // Free, but waiters queue: the full script offers it to the first live one (or to this caller). Or
+                // another owner's unminted hold, maybe a ghost: the full script, told its tombstone, decides.
+                ? fullAttempt(owner, leaseMillis, 0, "", false, String.valueOf(values.get(1)))
                 : CompletableFuture.completedFuture(QueueReply.parse(values, owner, leaseMillis, sentAt)));
     }
 
@@ -170,25 +175,47 @@ public class QueuedProtocol implements HandoffProtocol {
                     new QueueReply(new Grant(owner, Grant.parseToken(token), sentAt), -1, "", -1, sentAt, ""));
         }
         if (token.isEmpty()) {
-            return fullAttempt(owner, leaseMillis, 0, "", false);
+            return fullAttempt(owner, leaseMillis, 0, "", false, holder);
         }
         return CompletableFuture.completedFuture(new QueueReply(null, -1, "", -1, sentAt, holder));
     }
 
     /**
      * {@code acquire.lua}; with {@code tokenOnRequest} a hold handed over to the caller while it waits leaves its
-     * token to the holder's request too (one command less per handoff: no mint in the release script).
+     * token to the holder's request too (one command less per handoff: no mint in the release script). With a
+     * {@code suspect} (another owner whose unminted hold {@code owner|} was in the way) the script is also given that
+     * owner's tombstone, so it can tell a ghost (a plain take replayed after its client abandoned it) from a live hold;
+     * a script that finds such a hold of an owner it was not told of says so, and is asked again, told of it.
      */
     private CompletableFuture<QueueReply> fullAttempt(String owner, long leaseMillis, long waitMillis, String entry,
-            boolean tokenOnRequest) {
+            boolean tokenOnRequest, String suspect) {
+        return fullAttempt(owner, leaseMillis, waitMillis, entry, tokenOnRequest, suspect, MAX_SUSPECTS);
+    }
+
+    private CompletableFuture<QueueReply> fullAttempt(String owner, long leaseMillis, long waitMillis, String entry,
+            boolean tokenOnRequest, String suspect, int suspectsLeft) {
         long sentAt = System.nanoTime();
         LockCommands commands = this.engine.commands();
-        CompletableFuture<List<Object>> reply = commands.evalAcquire(this.layout.acquire(), lockName(),
-                keys(this.keys.tombstoneKey(owner)),
+        String[] keys = keys(this.keys.tombstoneKey(owner));
+        if (!suspect.isEmpty()) {
+            keys = Arrays.copyOf(keys, keys.length + 1);
+            keys[keys.length - 1] = this.keys.tombstoneKey(suspect);
+        }
+        CompletableFuture<List<Object>> reply = commands.evalAcquire(this.layout.acquire(), lockName(), keys,
                 new AcquireArgs(owner, leaseMillis, commands.fenceRetentionMillis(), waitMillis, this.wakeChannel,
                         commands.publishCommand(), commands.countsListeners(), entry,
                         AcquireArgs.offer(commands.offerMillis(), leaseMillis, tokenOnRequest)).argv());
-        return reply.thenApply((values) -> QueueReply.parse(values, owner, leaseMillis, sentAt));
+        return reply.thenCompose((values) -> {
+            if (values.size() != 2) {
+                return CompletableFuture.completedFuture(QueueReply.parse(values, owner, leaseMillis, sentAt));
+            }
+            String holder = String.valueOf(values.get(1));
+            if (suspectsLeft == 0) {
+                // Holders that change between every two calls: refused, as by a holder (a waiter checks again).
+                return CompletableFuture.completedFuture(new QueueReply(null, -1, entry, -1, sentAt, holder));
+            }
+            return fullAttempt(owner, leaseMillis, waitMillis, entry, tokenOnRequest, holder, suspectsLeft - 1);
+        });
     }
 
     @Override

@@ -7,6 +7,7 @@
 -- KEYS[3] queue key     (list of waiter entries 'owner|offer|channel', oldest first: lib/enqueue.lua)
 -- KEYS[4] tombstone key (exists when the client abandoned this owner's acquisition: never grant it, nor queue it
 --         unless the lock is held by another owner, see below)
+-- KEYS[5] (optional) the tombstone key of the owner of an unminted hold that this attempt was told of ({3, owner})
 -- ARGV[1] owner: owner token
 -- ARGV[2] leaseMillis: lease in ms (> 0)
 -- ARGV[3] fenceRetentionMillis: fence counter retention in ms, or '0' when fencing is off (token 0, no fence key
@@ -21,7 +22,8 @@
 -- Returns {1, token, remaining lease in ms} when the caller holds the lock (granted now, or handed over earlier and
 -- confirmed by this call; token '-' for a hold handed over with its token left to the holder's request), or {0,
 -- holder pttl or -1 (-1 also for a fresh attempt queued third or further back), queue entry or '', position in the
--- queue or -1, holder owner or ''}.
+-- queue or -1, holder owner or ''}, or {3, owner} when another owner's unminted hold is in the way and KEYS[5] is not
+-- that owner's tombstone key: ask again with it (nothing was written but, at most, the fence counter).
 --@include fence
 --@include hold
 --@include enqueue
@@ -66,13 +68,19 @@ if found == 0 and not holder then
 elseif holder == nil then
     holder = redis.call('get', KEYS[1])
 end
--- Another owner's 'owner|' may be a ghost: the reentrant lock's plain SET NX (QueuedProtocol) replayed after its
--- client abandoned that attempt, so nobody holds it. Its owner's tombstone (this caller's tombstone key with the
--- owner swapped) tells; a ghost is removed and the lock is free.
-if holder and string.sub(holder, -1) == '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|'
-        and redis.call('exists', string.sub(KEYS[4], 1, #KEYS[4] - #ARGV[1]) .. string.sub(holder, 1, -2)) == 1 then
-    redis.call('del', KEYS[1])
-    holder = nil
+-- Another owner's unminted hold 'owner|' may be a ghost: the reentrant lock's plain SET NX (QueuedProtocol) replayed
+-- after its client abandoned that attempt, so nobody holds it. Its owner's tombstone tells, a key only the client can
+-- declare: the caller is told the owner ({3, owner}) and asks again with that tombstone as KEYS[5]. A ghost is then
+-- removed and the lock is free; a live holder's hold goes on below (a waiter queueing behind it mints its token).
+if holder and string.sub(holder, -1) == '|' and string.sub(holder, 1, #ARGV[1] + 1) ~= ARGV[1] .. '|' then
+    local suspect = string.sub(holder, 1, -2)
+    if KEYS[5] ~= string.sub(KEYS[4], 1, #KEYS[4] - #ARGV[1]) .. suspect then
+        return {3, suspect}
+    end
+    if redis.call('exists', KEYS[5]) == 1 then
+        redis.call('del', KEYS[1])
+        holder = nil
+    end
 end
 -- A single attempt refused the same way, before anything below is defined.
 if ARGV[4] == '0' and ARGV[8] == '' and queued_behind(holder) then

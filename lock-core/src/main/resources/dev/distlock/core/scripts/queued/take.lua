@@ -7,14 +7,14 @@
 -- that simple is told back for acquire.lua to decide.
 -- KEYS[1] lock key      (string: the hold 'owner|token' or 'owner|', with PX expiry)
 -- KEYS[2] queue key     (list of waiter entries)
--- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it; with the owner
---         swapped, whether a hold 'owner|' is a ghost)
+-- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
 -- ARGV[1] owner: owner token
 -- ARGV[2] leaseMillis: lease in ms (> 0)
 -- Returns the lease in ms alone when taken (one integer: a table costs Redis more to convert); {1, token or '',
 -- lease in ms} when the caller holds it already (a replayed attempt; extended to the lease); {0, holder pttl or -1,
 -- '', -1, holder owner or ''} when refused, as acquire.lua's refusal of a single attempt; {2, ''} when the lock
--- is free but waiters queue: acquire.lua must offer it to the first live one.
+-- is free but waiters queue: acquire.lua must offer it to the first live one; {3, owner} when another owner's
+-- unminted hold is in the way: acquire.lua, told that owner's tombstone, decides whether it is a ghost.
 local found = redis.call('exists', KEYS[3], KEYS[2], KEYS[3])
 if found >= 2 then
     return {0, -1, '', -1, ''}
@@ -32,14 +32,9 @@ if owner == ARGV[1] then
     redis.call('pexpire', KEYS[1], ARGV[2])
     return {1, token, tonumber(ARGV[2])}
 end
-if token == '' and redis.call('exists', string.sub(KEYS[3], 1, #KEYS[3] - #ARGV[1]) .. owner) == 1 then
-    -- A ghost: the reentrant lock's plain SET NX replayed after its client abandoned it (see acquire.lua). Removed;
-    -- with nobody queued (found == 0) the lock is the caller's.
-    if found == 0 then
-        redis.call('set', KEYS[1], ARGV[1] .. '|', 'px', ARGV[2])
-        return tonumber(ARGV[2])
-    end
-    redis.call('del', KEYS[1])
-    return {2, ''}
+if token == '' then
+    -- Another owner's unminted hold: a live holder's, or a ghost (see acquire.lua), which only acquire.lua, told the
+    -- owner's tombstone, can tell apart.
+    return {3, owner}
 end
 return {0, redis.call('pttl', KEYS[1]), '', -1, owner}

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * ACL refusals inside a script are explained in the words of every server the suite runs on: the messages below
+ * ACL refusals inside a script, and of the plain commands the client sends, are explained in the words of every server
+ * the suite runs on: the messages below
  * are what Redis 7.0.15, Redis 8.0.2, Valkey 8.1.1 and Valkey 9.1.2 answer (AclUserContractTests sees them for
  * real; these pin the exact texts so a change shows up without the other servers at hand).
  */
@@ -75,6 +76,33 @@ class ScriptErrorsTests {
         RedisCommandExecutionException other = new RedisCommandExecutionException("ERR something else");
 
         assertThat(ScriptErrors.explain(SCRIPT, other)).isSameAs(other);
+    }
+
+    @Test
+    void aPlainCommandsRefusalIsExplainedInTheWordsOfEachServer() {
+        for (String said : new String[] { "NOPERM this user has no permissions to run the 'set' command",
+                "NOPERM User locks has no permissions to run the 'set' command" }) {
+            Throwable explained = ScriptErrors.explainCommand("set", new RedisCommandExecutionException(said));
+
+            assertThat(explained).hasMessageContaining("the Redis user may not run 'set' (a plain command")
+                    .hasMessageContaining("ACL SETUSER <user> +set").hasMessageEndingWith(said);
+        }
+    }
+
+    @Test
+    void aPlainCommandsKeyRefusalHintsAtTheKeyPrefix() {
+        Throwable explained = ScriptErrors.explainCommand("set",
+                new RedisCommandExecutionException("NOPERM No permissions to access a key"));
+
+        assertThat(explained).hasMessageContaining("may not access the keys of this lock (command SET)")
+                .hasMessageContaining("~lock:*");
+    }
+
+    @Test
+    void aPlainCommandsOtherErrorsAreLeftAlone() {
+        RedisCommandExecutionException other = new RedisCommandExecutionException("WRONGTYPE Operation against a key");
+
+        assertThat(ScriptErrors.explainCommand("set", other)).isSameAs(other);
     }
 
     private static Throwable explain(String message) {
