@@ -96,19 +96,31 @@ final class LettuceGateway implements RedisGateway {
             .thenApply((count) -> count != null && count > 0);
     }
 
+    /**
+     * Like a script call ({@link ScriptCalls#eval}), the command is cancelled when the returned future fails, a
+     * caller's timeout included: Lettuce then neither writes it nor replays it after a reconnect.
+     */
     @Override
     public CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis) {
-        return this.topology.route(() -> this.topology.commands()
-            .setGet(key, value, SetArgs.Builder.nx().px(pxMillis))
-            .toCompletableFuture()
-            .handle((previous, ex) -> {
+        return this.topology.route(() -> {
+            CompletableFuture<String> sent = this.topology.commands()
+                .setGet(key, value, SetArgs.Builder.nx().px(pxMillis))
+                .toCompletableFuture();
+            CompletableFuture<@Nullable String> result = sent.handle((previous, ex) -> {
                 if (ex != null) {
                     Throwable explained = ScriptErrors.explainCommand("set", ex);
                     throw (explained instanceof CompletionException completion) ? completion
                             : new CompletionException(explained);
                 }
                 return previous;
-            }));
+            });
+            result.whenComplete((ignored, ex) -> {
+                if (ex != null) {
+                    sent.cancel(false);
+                }
+            });
+            return result;
+        });
     }
 
     @Override
