@@ -82,6 +82,21 @@ class ClusterLockTests {
     }
 
     @Test
+    void aGhostHoldIsRemovedOnTheMasterOfItsSlot() throws Exception {
+        // The unminted hold of an abandoned plain take, replayed after its abandon, and its owner's tombstone: the
+        // script that removes it is told the tombstone as a declared key of the lock's slot.
+        String ghost = "instance:ghostclientid:1";
+        try (StatefulRedisClusterConnection<String, String> raw = this.clusterClient.connect()) {
+            raw.sync().set("lock:{cluster-ghost}", ghost + "|", io.lettuce.core.SetArgs.Builder.px(60_000));
+            raw.sync().set("lock:{cluster-ghost}:abandoned:" + ghost, "1", io.lettuce.core.SetArgs.Builder.px(60_000));
+
+            try (LockLease lease = this.first.getLock("cluster-ghost").tryAcquire().orElseThrow()) {
+                assertThat(raw.sync().get("lock:{cluster-ghost}")).doesNotStartWith(ghost);
+            }
+        }
+    }
+
+    @Test
     void waiterIsWokenAcrossTheClusterAfterRelease() throws Exception {
         LockLease held = this.first.getLock("handoff").acquire(Duration.ZERO);
         CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
