@@ -80,14 +80,9 @@ class PlainTakeTests extends RedisLockTest {
 
     @Test
     void aFreeLockTakenAheadOfAQueuedWaiterIsHandedToItAtTheRelease() throws Exception {
-        RedisLockClient holderClient = this.clients.create();
-        LockLease dead = holderClient.getLock("passed").acquire(Duration.ZERO);
+        LockLease dead = this.clients.create().getLock("passed").acquire(Duration.ZERO);
         // The waiter's checks come quickly, so that one finds the latecomer's hold while it is held.
-        RedisLockClient waiterClient = this.clients.create(LockClientOptions.builder()
-            .maxBackoff(Duration.ofMillis(100)).build());
-        CompletableFuture<LockLease> waiting = waiterClient.getLock("passed").acquireAsync(Duration.ofSeconds(30))
-            .toCompletableFuture();
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{passed}:queue") == 1);
+        CompletableFuture<LockLease> waiting = queueQuickWaiter("passed");
         // As if the holder's lease ran out: the key is gone, nobody was told, the waiter is still queued.
         this.raw.del("lock:{passed}");
 
@@ -106,11 +101,7 @@ class PlainTakeTests extends RedisLockTest {
     @Test
     void aQueuedWaitersCheckRemovesAGhostAndTakesTheLock() throws Exception {
         LockLease held = this.clients.create().getLock("ghost-queued").acquire(Duration.ZERO);
-        RedisLockClient waiterClient = this.clients.create(LockClientOptions.builder()
-            .maxBackoff(Duration.ofMillis(100)).build());
-        CompletableFuture<LockLease> waiting = waiterClient.getLock("ghost-queued").acquireAsync(Duration.ofSeconds(30))
-            .toCompletableFuture();
-        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{ghost-queued}:queue") == 1);
+        CompletableFuture<LockLease> waiting = queueQuickWaiter("ghost-queued");
         // The holder's lease ran out, and then an abandoned plain take of another client was replayed.
         this.raw.del("lock:{ghost-queued}");
         plantGhost("ghost-queued");
@@ -119,6 +110,16 @@ class PlainTakeTests extends RedisLockTest {
             assertThat(this.raw.get("lock:{ghost-queued}")).doesNotStartWith(GHOST);
         }
         assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
+    }
+
+    /** A waiter of another client, checking on its place every 100 ms, queued behind the lock's holder. */
+    private CompletableFuture<LockLease> queueQuickWaiter(String name) {
+        RedisLockClient waiterClient = this.clients.create(LockClientOptions.builder()
+            .maxBackoff(Duration.ofMillis(100)).build());
+        CompletableFuture<LockLease> waiting = waiterClient.getLock(name).acquireAsync(Duration.ofSeconds(30))
+            .toCompletableFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{" + name + "}:queue") == 1);
+        return waiting;
     }
 
     /** What a plain take replayed after its client abandoned it leaves: the unminted hold and the owner's tombstone. */
