@@ -3,6 +3,8 @@ package dev.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.SetArgs;
 import org.junit.jupiter.api.Test;
@@ -80,17 +82,20 @@ class PlainTakeTests extends RedisLockTest {
 
     @Test
     void aFreeLockTakenAheadOfAQueuedWaiterIsHandedToItAtTheRelease() throws Exception {
-        LockLease dead = this.clients.create().getLock("passed").acquire(Duration.ZERO);
-        // The waiter's checks come quickly, so that one finds the latecomer's hold while it is held.
-        CompletableFuture<LockLease> waiting = queueQuickWaiter("passed");
-        // As if the holder's lease ran out: the key is gone, nobody was told, the waiter is still queued.
+        // A fixed lease: no renewals, so every script call Redis counts below is one of the waiter's checks.
+        LockLease dead = this.clients.create().getLock("passed").acquire(Duration.ZERO, Duration.ofMinutes(1));
+        RedisLock latecomerLock = this.clients.create().getLock("passed");
+        CompletableFuture<LockLease> waiting = queueWaiter("passed", Duration.ofSeconds(2));
+        // Right after one of the waiter's checks (the next is at least 1 s away), as if the holder's lease ran out:
+        // the key is gone, nobody was told, the waiter is still queued; and a newcomer's plain SET NX takes it.
+        this.raw.configResetstat();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2)).until(() -> scriptCalls() > 0);
         this.raw.del("lock:{passed}");
-
-        LockLease latecomer = this.clients.create().getLock("passed").tryAcquire().orElseThrow();
+        LockLease latecomer = latecomerLock.tryAcquire().orElseThrow();
         assertThat(this.raw.get("lock:{passed}")).as("taken by a plain SET NX").endsWith("|");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !this.raw.get("lock:{passed}").endsWith("|"));
-        assertThat(waiting).as("the waiter's check found the lock held and minted its token").isNotDone();
 
+        await().atMost(Duration.ofSeconds(10)).until(() -> !this.raw.get("lock:{passed}").endsWith("|"));
+        assertThat(waiting).as("the waiter's next check found the lock held and minted its token").isNotDone();
         latecomer.close();
         try (LockLease lease = waiting.get(10, TimeUnit.SECONDS)) {
             assertThat(lease.isHeld()).as("handed over by the latecomer's release").isTrue();
@@ -101,9 +106,9 @@ class PlainTakeTests extends RedisLockTest {
     @Test
     void aQueuedWaitersCheckRemovesAGhostAndTakesTheLock() throws Exception {
         LockLease held = this.clients.create().getLock("ghost-queued").acquire(Duration.ZERO);
-        CompletableFuture<LockLease> waiting = queueQuickWaiter("ghost-queued");
-        // The holder's lease ran out, and then an abandoned plain take of another client was replayed.
-        this.raw.del("lock:{ghost-queued}");
+        CompletableFuture<LockLease> waiting = queueWaiter("ghost-queued", Duration.ofMillis(100));
+        // The holder's lease ran out, and an abandoned plain take of another client was replayed at once: one write,
+        // so that no check of the waiter's finds the lock free in between.
         plantGhost("ghost-queued");
 
         try (LockLease lease = waiting.get(10, TimeUnit.SECONDS)) {
@@ -112,20 +117,28 @@ class PlainTakeTests extends RedisLockTest {
         assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
     }
 
-    /** A waiter of another client, checking on its place every 100 ms, queued behind the lock's holder. */
-    private CompletableFuture<LockLease> queueQuickWaiter(String name) {
-        RedisLockClient waiterClient = this.clients.create(LockClientOptions.builder()
-            .maxBackoff(Duration.ofMillis(100)).build());
+    /** A waiter of another client, checking on its place every {@code maxBackoff}, queued behind the lock's holder. */
+    private CompletableFuture<LockLease> queueWaiter(String name, Duration maxBackoff) {
+        RedisLockClient waiterClient = this.clients.create(LockClientOptions.builder().maxBackoff(maxBackoff).build());
         CompletableFuture<LockLease> waiting = waiterClient.getLock(name).acquireAsync(Duration.ofSeconds(30))
             .toCompletableFuture();
         await().atMost(Duration.ofSeconds(10)).until(() -> this.raw.llen("lock:{" + name + "}:queue") == 1);
         return waiting;
     }
 
-    /** What a plain take replayed after its client abandoned it leaves: the unminted hold and the owner's tombstone. */
+    private long scriptCalls() {
+        Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)")
+            .matcher(this.raw.info("commandstats"));
+        return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+    }
+
+    /**
+     * What a plain take replayed after its client abandoned it leaves: the owner's tombstone (written by the abandon,
+     * so first) and the unminted hold.
+     */
     private void plantGhost(String name) {
         String lockKey = "lock:{" + name + "}";
-        this.raw.set(lockKey, GHOST + "|", SetArgs.Builder.px(60_000));
         this.raw.set(lockKey + ":abandoned:" + GHOST, "1", SetArgs.Builder.px(60_000));
+        this.raw.set(lockKey, GHOST + "|", SetArgs.Builder.px(60_000));
     }
 }
