@@ -174,8 +174,8 @@ public final class LockCommands {
     }
 
     /**
-     * Whether a free queued lock may be taken by a plain {@code SET NX} ({@link #setIfAbsent}): not when grants wait for
-     * replica acknowledgement, which a script call on its dedicated connection does.
+     * Whether a free queued lock may be taken by a plain {@code SET NX} ({@link #setIfAbsent}): not when grants wait
+     * for replica acknowledgement, which a script call on its dedicated connection does.
      */
     boolean mayTakePlain() {
         return this.options.replicaAcks() == 0;

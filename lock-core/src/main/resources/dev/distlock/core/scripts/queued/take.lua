@@ -1,10 +1,10 @@
 -- Take a queued lock that is free with nobody queued, for a new owner, in the fewest commands and arguments: the first
 -- attempt of a blocking acquisition (it never queues) of the fair lock, and of the reentrant lock when its grants wait
--- for replicas (otherwise the reentrant lock sends a plain SET NX, which looks at no queue: QueuedProtocol). The hold is 'owner|' (see
--- lib/hold.lua): its fencing token is minted when the holder asks for it (mint.lua), which is owner-checked and so
--- ordered with every other holder's, or by the first waiter that queues behind it (lib/grant-or-queue.lua), so that
--- the holder's compare-and-delete of 'owner|' (unlock-taken.lua) misses and its release hands over. Whatever is not
--- that simple is told back for acquire.lua to decide.
+-- for replicas (otherwise the reentrant lock sends a plain SET NX, which looks at no queue: QueuedProtocol). The hold
+-- is 'owner|' (see lib/hold.lua): its fencing token is minted when the holder asks for it (mint.lua), which is
+-- owner-checked and so ordered with every other holder's, or by the first waiter that queues behind it
+-- (lib/grant-or-queue.lua), so that the holder's compare-and-delete of 'owner|' (unlock-taken.lua) misses and its
+-- release hands over. Whatever is not that simple is told back for acquire.lua to decide.
 -- KEYS[1] lock key      (string: the hold 'owner|token' or 'owner|', with PX expiry)
 -- KEYS[2] queue key     (list of waiter entries)
 -- KEYS[3] tombstone key (exists when the client abandoned this owner's acquisition: never grant it)
