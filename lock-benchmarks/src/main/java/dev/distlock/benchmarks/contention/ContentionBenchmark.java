@@ -145,7 +145,10 @@ public final class ContentionBenchmark {
                         result.waiters(), subject.label(), result.commandsPerSecond(), result.allThroughMillis()));
                 waiting.add(result);
             }
-            for (LockSubject subject : List.of(PollingLettuceLock.SUBJECT, DistlockClient.REENTRANT)) {
+            progress("opening 2 " + HandoffFloorLock.SUBJECT.label() + " client instances");
+            pools.put(HandoffFloorLock.SUBJECT, ClientPool.open(HandoffFloorLock.SUBJECT, this.uri, 2));
+            for (LockSubject subject : List.of(PollingLettuceLock.SUBJECT, HandoffFloorLock.SUBJECT,
+                    DistlockClient.REENTRANT)) {
                 HandoffBreakdown.Result result = new HandoffBreakdown(this.uri).run(subject,
                         pools.get(subject).first(2), "breakdown:" + slug(subject), this.settings.warmup(),
                         this.settings.measure());

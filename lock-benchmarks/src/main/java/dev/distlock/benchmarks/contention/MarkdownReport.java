@@ -195,7 +195,10 @@ final class MarkdownReport {
         line("Medians over the handoffs of the window. A tap (a pub/sub connection of its own, pattern-subscribed to "
                 + "the key's wake channels) notes when each handoff announcement reaches a client process: *release -> "
                 + "heard* is request, script, PUBLISH and the subscriber's socket; *heard -> running* is decoding, "
-                + "completing the grant and waking the waiting thread. The baseline publishes nothing.");
+                + "completing the grant and waking the waiting thread. The baseline publishes nothing. The handoff "
+                + "floor is a bare Lettuce client running distlock's own release script (`unlock.lua`) and a one-line "
+                + "take-or-queue script, with no library code: its ratio to the baseline is what handing over in the "
+                + "release costs on this machine, distlock's ratio to it what distlock's client adds.");
         line("");
         line("| lock | handoffs | release call | release -> heard | heard -> running | release -> next holder running |");
         line("|---|---|---|---|---|---|");
