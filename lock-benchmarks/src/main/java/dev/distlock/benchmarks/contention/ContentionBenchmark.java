@@ -38,6 +38,9 @@ public final class ContentionBenchmark {
     /** One unmeasured round of each subject while waiting for the JIT to settle. */
     private static final Duration COMPILER_SLICE = Duration.ofSeconds(1);
 
+    /** Rounds the handoff breakdown's window is split in, each subject in turn. */
+    private static final int BREAKDOWN_ROUNDS = 5;
+
     private final BenchmarkSettings settings;
 
     private final RedisURI uri;
@@ -147,20 +150,40 @@ public final class ContentionBenchmark {
             }
             progress("opening 2 " + HandoffFloorLock.SUBJECT.label() + " client instances");
             pools.put(HandoffFloorLock.SUBJECT, ClientPool.open(HandoffFloorLock.SUBJECT, this.uri, 2));
-            for (LockSubject subject : List.of(PollingLettuceLock.SUBJECT, HandoffFloorLock.SUBJECT,
-                    DistlockClient.REENTRANT)) {
-                HandoffBreakdown.Result result = new HandoffBreakdown(this.uri).run(subject,
-                        pools.get(subject).first(2), "breakdown:" + slug(subject), this.settings.warmup(),
-                        this.settings.measure());
-                progress(String.format(Locale.ROOT, "breakdown %-18s release call %.0f us, release -> next %.0f us",
-                        subject.label(), result.releaseCallP50(), result.releaseToNextP50()));
-                breakdown.add(result);
-            }
+            breakdown.addAll(breakdown(pools));
         }
         finally {
             progress("closing client instances");
             pools.values().forEach(ClientPool::close);
         }
+    }
+
+    /**
+     * The handoff breakdown of the baseline, the handoff floor and the reentrant lock, in alternating rounds (the
+     * contention windows split in {@link #BREAKDOWN_ROUNDS}), so that a change in machine load hits them alike.
+     */
+    private List<HandoffBreakdown.Result> breakdown(Map<LockSubject, ClientPool> pools) throws InterruptedException {
+        List<LockSubject> subjects = List.of(PollingLettuceLock.SUBJECT, HandoffFloorLock.SUBJECT,
+                DistlockClient.REENTRANT);
+        int rounds = this.settings.quick() ? 1 : BREAKDOWN_ROUNDS;
+        Duration warmup = this.settings.warmup().dividedBy(rounds);
+        Duration measure = this.settings.measure().dividedBy(rounds);
+        Map<LockSubject, HandoffBreakdown.Samples> totals = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (LockSubject subject : subjects) {
+                HandoffBreakdown.Samples samples = new HandoffBreakdown(this.uri).run(pools.get(subject).first(2),
+                        "breakdown:" + slug(subject), warmup, measure);
+                totals.merge(subject, samples, HandoffBreakdown.Samples::plus);
+            }
+        }
+        List<HandoffBreakdown.Result> results = new ArrayList<>();
+        for (LockSubject subject : subjects) {
+            HandoffBreakdown.Result result = totals.get(subject).result(subject.label());
+            progress(String.format(Locale.ROOT, "breakdown %-18s release call %.0f us, release -> next %.0f us",
+                    subject.label(), result.releaseCallP50(), result.releaseToNextP50()));
+            results.add(result);
+        }
+        return results;
     }
 
     private List<UncontendedResult> uncontended() throws InterruptedException {

@@ -45,8 +45,11 @@ final class HandoffBreakdown {
             double heardToRunningP50, double releaseToNextP50) {
     }
 
-    Result run(LockSubject subject, List<LockClient> pair, String key, Duration warmup, Duration measure)
-            throws InterruptedException {
+    /**
+     * One measured round of a subject; rounds of the same subject add up with {@link Samples#plus}, so subjects can
+     * alternate in short rounds and a change in machine load hits them alike.
+     */
+    Samples run(List<LockClient> pair, String key, Duration warmup, Duration measure) throws InterruptedException {
         ConcurrentLinkedQueue<Long> heard = new ConcurrentLinkedQueue<>();
         RedisClient tapClient = RedisClient.create(this.uri);
         try (StatefulRedisPubSubConnection<String, String> tap = tapClient.connectPubSub()) {
@@ -86,14 +89,14 @@ final class HandoffBreakdown {
             finally {
                 threads.stop(Duration.ofSeconds(15));
             }
-            return analyse(subject.label(), attempts, new ArrayList<>(heard), from, to);
+            return analyse(attempts, new ArrayList<>(heard), from, to);
         }
         finally {
             tapClient.shutdown(0, 2, TimeUnit.SECONDS);
         }
     }
 
-    static Result analyse(String lock, List<List<Attempt>> attempts, List<Long> heard, long from, long to) {
+    static Samples analyse(List<List<Attempt>> attempts, List<Long> heard, long from, long to) {
         List<Attempt> grants = new ArrayList<>();
         attempts.forEach((own) -> own.stream().filter((a) -> a.returned() >= from && a.returned() < to)
             .forEach(grants::add));
@@ -117,8 +120,34 @@ final class HandoffBreakdown {
                 heardToRunning.add(next.returned() - announcement);
             }
         }
-        return new Result(lock, toNext.size(), median(releaseCalls), median(toHeard), median(heardToRunning),
-                median(toNext));
+        return new Samples(releaseCalls, toHeard, heardToRunning, toNext);
+    }
+
+    /**
+     * The latencies of the handoffs of one or more rounds, in nanoseconds.
+     *
+     * @param releaseCalls release call durations
+     * @param toHeard release call begins -> announcement heard by the tap
+     * @param heardToRunning announcement heard -> next holder's acquire returns
+     * @param toNext release call begins -> next holder's acquire returns
+     */
+    record Samples(List<Long> releaseCalls, List<Long> toHeard, List<Long> heardToRunning, List<Long> toNext) {
+
+        Samples plus(Samples other) {
+            return new Samples(joined(this.releaseCalls, other.releaseCalls), joined(this.toHeard, other.toHeard),
+                    joined(this.heardToRunning, other.heardToRunning), joined(this.toNext, other.toNext));
+        }
+
+        Result result(String lock) {
+            return new Result(lock, this.toNext.size(), median(this.releaseCalls), median(this.toHeard),
+                    median(this.heardToRunning), median(this.toNext));
+        }
+
+        private static List<Long> joined(List<Long> a, List<Long> b) {
+            List<Long> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
     }
 
     private static Long firstBetween(List<Long> sorted, long from, long to) {

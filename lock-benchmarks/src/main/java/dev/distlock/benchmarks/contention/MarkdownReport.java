@@ -192,7 +192,7 @@ final class MarkdownReport {
         }
         line("### Where a handoff's time goes: 2 client instances, 1 ms section");
         line("");
-        line("Medians over the handoffs of the window. A tap (a pub/sub connection of its own, pattern-subscribed to "
+        line("Medians over the handoffs of the windows (the subjects alternate in rounds). A tap (a pub/sub connection of its own, pattern-subscribed to "
                 + "the key's wake channels) notes when each handoff announcement reaches a client process: *release -> "
                 + "heard* is request, script, PUBLISH and the subscriber's socket; *heard -> running* is decoding, "
                 + "completing the grant and waking the waiting thread. The baseline publishes nothing. The handoff "
@@ -200,12 +200,16 @@ final class MarkdownReport {
                 + "take-or-queue script, with no library code: its ratio to the baseline is what handing over in the "
                 + "release costs on this machine, distlock's ratio to it what distlock's client adds.");
         line("");
-        line("| lock | handoffs | release call | release -> heard | heard -> running | release -> next holder running |");
-        line("|---|---|---|---|---|---|");
+        line("| lock | handoffs | release call | x baseline | release -> heard | heard -> running "
+                + "| release -> next holder running | x baseline |");
+        line("|---|---|---|---|---|---|---|---|");
+        Optional<Double> baseRelease = Optional.of(this.report.breakdown().get(0).releaseCallP50());
+        Optional<Double> baseNext = Optional.of(this.report.breakdown().get(0).releaseToNextP50());
         for (HandoffBreakdown.Result r : this.report.breakdown()) {
-            line("| %s | %d | %s | %s | %s | %s |".formatted(r.lock(), r.handoffs(), Cells.micros(r.releaseCallP50()),
+            line("| %s | %d | %s | %s | %s | %s | %s | %s |".formatted(r.lock(), r.handoffs(),
+                    Cells.micros(r.releaseCallP50()), Cells.ratio(r.releaseCallP50(), baseRelease),
                     Cells.micros(r.releaseToHeardP50()), Cells.micros(r.heardToRunningP50()),
-                    Cells.micros(r.releaseToNextP50())));
+                    Cells.micros(r.releaseToNextP50()), Cells.ratio(r.releaseToNextP50(), baseNext)));
         }
         line("");
     }
