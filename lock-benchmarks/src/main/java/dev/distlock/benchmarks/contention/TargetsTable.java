@@ -122,6 +122,18 @@ final class TargetsTable {
             target("2 clients, 1 ms: release call -> next holder p50 <= 1.15x baseline's",
                     Cells.fixed(chain, 2) + "x", chain <= 1.15);
         }
+        // The same two targets over handoffs alone: in the contention rows most of the baseline's releases are
+        // re-wins, with nobody to wake.
+        Optional<HandoffBreakdown.Result> handoffs = breakdown(REENTRANT);
+        Optional<HandoffBreakdown.Result> handoffsBase = breakdown(BASELINE);
+        if (handoffs.isPresent() && handoffsBase.isPresent()) {
+            double release = handoffs.get().releaseCallP50() / handoffsBase.get().releaseCallP50();
+            double chain = handoffs.get().releaseToNextP50() / handoffsBase.get().releaseToNextP50();
+            target("2 clients, 1 ms, handoffs only (breakdown): release call p50 <= 1.3x baseline's",
+                    Cells.fixed(release, 2) + "x", release <= 1.3);
+            target("2 clients, 1 ms, handoffs only (breakdown): release call -> next holder p50 <= 1.15x baseline's",
+                    Cells.fixed(chain, 2) + "x", chain <= 1.15);
+        }
     }
 
     /** The fair lock's: handoff latency against the reentrant lock's, and FIFO order. */
@@ -146,5 +158,9 @@ final class TargetsTable {
 
     private void target(String what, String measured, boolean met) {
         this.line.accept("| " + what + " | " + measured + " | " + (met ? "yes" : "**no**") + " |");
+    }
+
+    private Optional<HandoffBreakdown.Result> breakdown(String lock) {
+        return this.report.breakdown().stream().filter((r) -> r.lock().equals(lock)).findFirst();
     }
 }
