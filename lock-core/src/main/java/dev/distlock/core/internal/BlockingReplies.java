@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
@@ -53,11 +54,11 @@ final class BlockingReplies {
      * attempt and that attempt's reply).
      *
      * @param abandon gives the acquisition up when the caller stops waiting for it (interrupt or timeout)
-     * @param timedOut the message of the {@link LockOperationException} thrown when the wait runs out
+     * @param timedOut the message of the {@link LockOperationException} thrown when the wait runs out (built only then)
      * @throws LockNotAcquiredException as the acquisition ended with it, for the caller to word
      */
     Grant awaitGrant(CompletableFuture<Grant> result, Duration waitTime, Consumer<CompletableFuture<Grant>> abandon,
-            String timedOut) throws InterruptedException {
+            Supplier<String> timedOut) throws InterruptedException {
         try {
             return result.get(Durations.saturatedNanos(waitTime) + 2 * this.operationTimeout.toNanos(),
                     TimeUnit.NANOSECONDS);
@@ -68,7 +69,7 @@ final class BlockingReplies {
         }
         catch (TimeoutException ex) {
             abandon.accept(result);
-            throw new LockOperationException(this.lockName, timedOut, ex);
+            throw new LockOperationException(this.lockName, timedOut.get(), ex);
         }
         catch (ExecutionException ex) {
             if (ex.getCause() instanceof LockNotAcquiredException notAcquired) {

@@ -139,7 +139,7 @@ public final class ProtocolLock implements RedisLock {
         CompletableFuture<Grant> result = this.acquirer.start(leaseMillis, context, waitTime, true);
         Grant grant;
         try {
-            grant = this.replies.awaitGrant(result, waitTime, this.holds::abandon, "Acquiring lock '" + name()
+            grant = this.replies.awaitGrant(result, waitTime, this.holds::abandon, () -> "Acquiring lock '" + name()
                     + "' did not finish within its wait time plus the operation timeout; a possible grant is being"
                     + " released");
         }

@@ -101,7 +101,7 @@ public final class ProtocolSemaphore implements RedisSemaphore {
                 waitTime).start();
         Grant grant;
         try {
-            grant = this.replies.awaitGrant(result, waitTime, this::abandon, "Acquiring a permit of semaphore '"
+            grant = this.replies.awaitGrant(result, waitTime, this::abandon, () -> "Acquiring a permit of semaphore '"
                     + name() + "' did not finish within its wait time plus the operation timeout; a possible grant is"
                     + " being returned");
         }
