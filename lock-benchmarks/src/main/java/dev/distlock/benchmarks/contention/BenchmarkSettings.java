@@ -113,13 +113,14 @@ record BenchmarkSettings(boolean quick, List<Integer> clientCounts, List<Integer
     }
 
     /**
-     * About three and a half minutes: 1 s warm-up + 5 s per contention run, 5 s blocked, 3 rounds of 0.5 s warm-up +
-     * 1 s per uncontended run.
+     * About four and a half minutes: 1 s warm-up + 5 s per contention run, 5 s blocked, 5 rounds of 0.5 s warm-up +
+     * 1 s per uncontended run (five rather than three since round 3, session 9: one burst of load on the box could
+     * take a tenth off one subject's total).
      */
     static BenchmarkSettings full(Path out) {
         return new BenchmarkSettings(false, List.of(2, 8, 32), List.of(0, 1), Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 32, Duration.ofSeconds(1), Duration.ofSeconds(5), List.of(1, 4, 16, 64),
-                3, Duration.ofMillis(500), Duration.ofSeconds(1), out, null, "");
+                5, Duration.ofMillis(500), Duration.ofSeconds(1), out, null, "");
     }
 
     /** About one minute, the same scenarios with short windows: to check the harness works, not for numbers. */
