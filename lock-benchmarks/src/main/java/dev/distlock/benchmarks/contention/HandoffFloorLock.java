@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.distlock.core.internal.redis.LuaScript;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -54,9 +53,9 @@ final class HandoffFloorLock implements LockClient {
 
     private final StatefulRedisPubSubConnection<String, String> subscriber;
 
-    private final String takeSha;
+    private final SyncScript takeOrQueue;
 
-    private final String unlockSha;
+    private final SyncScript unlock;
 
     private final String clientId = Long.toHexString(ThreadLocalRandom.current().nextLong());
 
@@ -82,8 +81,8 @@ final class HandoffFloorLock implements LockClient {
                 }
             }
         });
-        this.takeSha = this.commands.scriptLoad(TAKE_OR_QUEUE);
-        this.unlockSha = this.commands.scriptLoad(LuaScript.UNLOCK.body());
+        this.takeOrQueue = SyncScript.load(this.commands, TAKE_OR_QUEUE);
+        this.unlock = SyncScript.load(this.commands, LuaScript.UNLOCK.body());
     }
 
     @Override
@@ -97,14 +96,14 @@ final class HandoffFloorLock implements LockClient {
         }
         CompletableFuture<Void> turn = new CompletableFuture<>();
         this.handed.put(owner, turn);
-        Long taken = run(this.takeSha, TAKE_OR_QUEUE, ScriptOutputType.INTEGER, new String[] { lock, queue }, owner,
-                LEASE_MILLIS, channel);
+        Long taken = this.takeOrQueue.run(this.commands, ScriptOutputType.INTEGER, new String[] { lock, queue },
+                owner, LEASE_MILLIS, channel);
         boolean held = taken == 1L || handedOver(turn, wait, queue, owner + "|" + LEASE_MILLIS + "-|" + channel);
         this.handed.remove(owner);
         if (!held) {
             return null;
         }
-        return () -> run(this.unlockSha, LuaScript.UNLOCK.body(), ScriptOutputType.MULTI,
+        return () -> this.unlock.run(this.commands, ScriptOutputType.MULTI,
                 new String[] { lock, queue, lock + ":fence" }, owner, "0", "publish", "1");
     }
 
@@ -121,15 +120,6 @@ final class HandoffFloorLock implements LockClient {
         }
         catch (ExecutionException ex) {
             throw new IllegalStateException("handoff floor: the wait failed", ex.getCause());
-        }
-    }
-
-    private <T> T run(String sha, String script, ScriptOutputType type, String[] keys, String... args) {
-        try {
-            return this.commands.evalsha(sha, type, keys, args);
-        }
-        catch (RedisNoScriptException ex) {
-            return this.commands.eval(script, type, keys, args);
         }
     }
 

@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
@@ -45,7 +44,7 @@ final class ScriptFloorLock implements LockClient {
 
     private final RedisCommands<String, String> commands;
 
-    private final String releaseSha;
+    private final SyncScript release;
 
     private final String tokenPrefix = Long.toHexString(ThreadLocalRandom.current().nextLong()) + ":";
 
@@ -55,7 +54,7 @@ final class ScriptFloorLock implements LockClient {
         this.client = RedisClient.create(uri);
         this.connection = this.client.connect();
         this.commands = this.connection.sync();
-        this.releaseSha = this.commands.scriptLoad(RELEASE);
+        this.release = SyncScript.load(this.commands, RELEASE);
     }
 
     @Override
@@ -65,16 +64,7 @@ final class ScriptFloorLock implements LockClient {
         if (this.commands.setGet(lock, token + "|", SetArgs.Builder.nx().px(LEASE_MILLIS)) != null) {
             return null;
         }
-        return () -> run(this.releaseSha, RELEASE, ScriptOutputType.INTEGER, new String[] { lock }, token);
-    }
-
-    private <T> T run(String sha, String script, ScriptOutputType type, String[] keys, String... args) {
-        try {
-            return this.commands.evalsha(sha, type, keys, args);
-        }
-        catch (RedisNoScriptException ex) {
-            return this.commands.eval(script, type, keys, args);
-        }
+        return () -> this.release.run(this.commands, ScriptOutputType.INTEGER, new String[] { lock }, token);
     }
 
     @Override
