@@ -2,7 +2,6 @@ package dev.distlock.benchmarks.contention;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -61,7 +60,8 @@ final class HandoffFloorLock implements LockClient {
 
     private final AtomicLong tokens = new AtomicLong();
 
-    private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
+    /** Wake channels this client listens on; a caller queues only once its channel's subscription is confirmed. */
+    private final Map<String, Boolean> subscribed = new ConcurrentHashMap<>();
 
     /** Waiters of this client by owner, completed when an announcement hands them the lock. */
     private final Map<String, CompletableFuture<Void>> handed = new ConcurrentHashMap<>();
@@ -91,14 +91,16 @@ final class HandoffFloorLock implements LockClient {
         String lock = "floor:{" + key + "}";
         String queue = lock + ":q";
         String channel = lock + ":h:" + this.clientId;
-        if (this.subscribed.add(channel)) {
-            this.subscriber.sync().subscribe(channel);
-        }
+        this.subscribed.computeIfAbsent(channel, (name) -> {
+            this.subscriber.sync().subscribe(name);
+            return Boolean.TRUE;
+        });
         CompletableFuture<Void> turn = new CompletableFuture<>();
         this.handed.put(owner, turn);
         Long taken = this.takeOrQueue.run(this.commands, ScriptOutputType.INTEGER, new String[] { lock, queue },
                 owner, LEASE_MILLIS, channel);
-        boolean held = taken == 1L || handedOver(turn, wait, queue, owner + "|" + LEASE_MILLIS + "-|" + channel);
+        boolean held = taken == 1L
+                || handedOver(turn, wait, lock, queue, owner, owner + "|" + LEASE_MILLIS + "-|" + channel);
         this.handed.remove(owner);
         if (!held) {
             return null;
@@ -107,16 +109,19 @@ final class HandoffFloorLock implements LockClient {
                 new String[] { lock, queue, lock + ":fence" }, owner, "0", "publish", "1");
     }
 
-    /** Waits for the announcement; at the wait's end, leaves the queue unless the entry was popped (handed over). */
-    private boolean handedOver(CompletableFuture<Void> turn, Duration wait, String queue, String entry)
-            throws InterruptedException {
+    /**
+     * Waits for the announcement; at the wait's end, leaves the queue, and holds the lock only if the entry was popped
+     * by a release that handed it over (a release skips an entry whose client does not listen).
+     */
+    private boolean handedOver(CompletableFuture<Void> turn, Duration wait, String lock, String queue, String owner,
+            String entry) throws InterruptedException {
         try {
             turn.get(wait.toNanos(), TimeUnit.NANOSECONDS);
             return true;
         }
         catch (TimeoutException ex) {
-            // The release that pops an entry sets the lock to its hold in the same script: popped means ours.
-            return this.commands.lrem(queue, 1, entry) == 0;
+            // Popped: handed over (the lock holds our hold, set by the release that popped it) or skipped.
+            return this.commands.lrem(queue, 1, entry) == 0 && (owner + "|-").equals(this.commands.get(lock));
         }
         catch (ExecutionException ex) {
             throw new IllegalStateException("handoff floor: the wait failed", ex.getCause());
