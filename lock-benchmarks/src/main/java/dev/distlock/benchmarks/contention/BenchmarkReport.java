@@ -29,4 +29,8 @@ record BenchmarkReport(List<String> environment, boolean quick, List<ContentionR
     Optional<UncontendedResult> uncontended(String lock, int threads) {
         return this.uncontended.stream().filter(r -> r.lock().equals(lock) && r.threads() == threads).findFirst();
     }
+
+    Optional<HandoffBreakdown.Result> breakdown(String lock) {
+        return this.breakdown.stream().filter(r -> r.lock().equals(lock)).findFirst();
+    }
 }

@@ -192,8 +192,9 @@ final class MarkdownReport {
         }
         line("### Where a handoff's time goes: 2 client instances, 1 ms section");
         line("");
-        line("Medians over the handoffs of the windows (the subjects alternate in rounds). A tap (a pub/sub connection of its own, pattern-subscribed to "
-                + "the key's wake channels) notes when each handoff announcement reaches a client process: *release -> "
+        line("Medians over the handoffs of the windows (the subjects alternate in rounds). A tap (a pub/sub "
+                + "connection of its own, pattern-subscribed to the key's wake channels) notes when each handoff "
+                + "announcement reaches a client process: *release -> "
                 + "heard* is request, script, PUBLISH and the subscriber's socket; *heard -> running* is decoding, "
                 + "completing the grant and waking the waiting thread. The baseline publishes nothing. The handoff "
                 + "floor is a bare Lettuce client running distlock's own release script (`unlock.lua`) and a one-line "
@@ -203,8 +204,9 @@ final class MarkdownReport {
         line("| lock | handoffs | release call | x baseline | release -> heard | heard -> running "
                 + "| release -> next holder running | x baseline |");
         line("|---|---|---|---|---|---|---|---|");
-        Optional<Double> baseRelease = Optional.of(this.report.breakdown().get(0).releaseCallP50());
-        Optional<Double> baseNext = Optional.of(this.report.breakdown().get(0).releaseToNextP50());
+        Optional<HandoffBreakdown.Result> base = this.report.breakdown(BASELINE);
+        Optional<Double> baseRelease = base.map(HandoffBreakdown.Result::releaseCallP50);
+        Optional<Double> baseNext = base.map(HandoffBreakdown.Result::releaseToNextP50);
         for (HandoffBreakdown.Result r : this.report.breakdown()) {
             line("| %s | %d | %s | %s | %s | %s | %s | %s |".formatted(r.lock(), r.handoffs(),
                     Cells.micros(r.releaseCallP50()), Cells.ratio(r.releaseCallP50(), baseRelease),

@@ -124,8 +124,8 @@ final class TargetsTable {
         }
         // The same two targets over handoffs alone: in the contention rows most of the baseline's releases are
         // re-wins, with nobody to wake.
-        Optional<HandoffBreakdown.Result> handoffs = breakdown(REENTRANT);
-        Optional<HandoffBreakdown.Result> handoffsBase = breakdown(BASELINE);
+        Optional<HandoffBreakdown.Result> handoffs = this.report.breakdown(REENTRANT);
+        Optional<HandoffBreakdown.Result> handoffsBase = this.report.breakdown(BASELINE);
         if (handoffs.isPresent() && handoffsBase.isPresent()) {
             double release = handoffs.get().releaseCallP50() / handoffsBase.get().releaseCallP50();
             double chain = handoffs.get().releaseToNextP50() / handoffsBase.get().releaseToNextP50();
@@ -158,9 +158,5 @@ final class TargetsTable {
 
     private void target(String what, String measured, boolean met) {
         this.line.accept("| " + what + " | " + measured + " | " + (met ? "yes" : "**no**") + " |");
-    }
-
-    private Optional<HandoffBreakdown.Result> breakdown(String lock) {
-        return this.report.breakdown().stream().filter((r) -> r.lock().equals(lock)).findFirst();
     }
 }
