@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * @param keyPrefix prefix of every Redis key and channel the client writes, e.g. {@code lock:} gives
  * {@code lock:{orders:42}}; must not contain braces
  * @param watchdogLease lease of watchdog-renewed holds; renewed every third of it
- * @param operationTimeout upper bound of one Redis round trip before the outcome is treated as unknown
+ * @param operationTimeout upper bound of one Redis round trip before the outcome is treated as unknown; where the
+ * Lettuce client times its commands with the connection's timeout (Lettuce 7's default), the lock client sets its own
+ * connections' timeout to it and leaves the timing to Lettuce
  * @param maxBackoff longest a waiter sleeps between attempts when no release message arrives
  * @param fencingCounterRetention how long an idle lock's fencing counter is kept; tokens also follow the Redis server
  * clock, so they keep increasing after the counter expires unless that clock steps back

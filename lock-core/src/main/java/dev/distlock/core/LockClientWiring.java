@@ -33,7 +33,7 @@ final class LockClientWiring {
     static LockEngine standalone(RedisClient client, LockClientOptions options) {
         RedisGateway gateway;
         try {
-            gateway = RedisGateways.open(client, options.replicaAcks() > 0);
+            gateway = RedisGateways.open(client, options.replicaAcks() > 0, options.operationTimeout());
         }
         catch (RedisException ex) {
             throw new RedisUnreachableException("Could not connect to Redis for distributed locks: " + ex.getMessage()
@@ -44,7 +44,7 @@ final class LockClientWiring {
 
     static LockEngine standaloneInBackground(RedisClient client, LockClientOptions options) {
         return new LockEngine(RedisGateways.openInBackground(client, options.replicaAcks() > 0,
-                BACKGROUND_CONNECT_MAX_DELAY, BACKGROUND_CONNECT_WAIT), options);
+                options.operationTimeout(), BACKGROUND_CONNECT_MAX_DELAY, BACKGROUND_CONNECT_WAIT), options);
     }
 
     /**
@@ -87,7 +87,8 @@ final class LockClientWiring {
         List<RedisGateway> nodes = new ArrayList<>(masters.size());
         try {
             for (RedisClient master : masters) {
-                nodes.add(RedisGateways.open(master, false));
+                // Each node call is timed with the node timeout (RedLockNodes): its connections are left as they are.
+                nodes.add(RedisGateways.open(master, false, Duration.ZERO));
             }
         }
         catch (RedisException ex) {

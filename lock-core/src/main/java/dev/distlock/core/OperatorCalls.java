@@ -2,12 +2,12 @@ package dev.distlock.core;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.internal.LockEngine;
 import dev.distlock.core.internal.LockInspector;
 import dev.distlock.core.internal.SemaphoreInspector;
 import dev.distlock.core.internal.protocol.ForceRelease;
+import dev.distlock.core.internal.protocol.OperationTimeouts;
 import dev.distlock.core.internal.time.DurationFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +61,7 @@ final class OperatorCalls {
         }
         catch (CompletionException ex) {
             Throwable cause = ex.getCause();
-            String why = (cause instanceof TimeoutException)
+            String why = OperationTimeouts.isTimeout(cause)
                     ? "Redis did not answer within " + DurationFormat.format(this.engine.options().operationTimeout())
                     : String.valueOf(cause);
             throw new LockOperationException(name, failed + ": " + why, cause);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -30,6 +31,21 @@ final class LockClients implements AutoCloseable {
     RedisLockClient create(LockClientOptions options) {
         RedisClient redis = RedisClient.create(RedisURI.create(this.uri));
         this.resources.push(redis::shutdown);
+        RedisLockClient client = RedisLockClient.create(redis, options);
+        this.resources.push(client);
+        return client;
+    }
+
+    /** A Lettuce client on the test's server with {@code options}, shut down by {@link #close()}. */
+    RedisClient lettuce(ClientOptions options) {
+        RedisClient redis = RedisClient.create(RedisURI.create(this.uri));
+        redis.setOptions(options);
+        this.resources.push(redis::shutdown);
+        return redis;
+    }
+
+    /** A lock client over {@code redis}, closed by {@link #close()}. */
+    RedisLockClient create(RedisClient redis, LockClientOptions options) {
         RedisLockClient client = RedisLockClient.create(redis, options);
         this.resources.push(client);
         return client;

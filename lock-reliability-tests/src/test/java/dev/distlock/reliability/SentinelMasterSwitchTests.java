@@ -109,7 +109,7 @@ class SentinelMasterSwitchTests {
         RedisClient redis = this.clients.redisClient(set.sentinelUri());
         Queue<String> received = new ConcurrentLinkedQueue<>();
         try (SwitchAnnouncements announcements = SwitchAnnouncements.watch(redis, set);
-                RedisGateway gateway = RedisGateways.open(redis, false)) {
+                RedisGateway gateway = RedisGateways.open(redis, false, Duration.ofSeconds(3))) {
             gateway.onMessage((channel, message) -> received.add(channel + "=" + message));
             gateway.subscribe("f21-wake").get(5, TimeUnit.SECONDS);
             RedisServer before = set.master();

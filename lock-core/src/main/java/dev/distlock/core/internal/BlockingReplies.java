@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.internal.protocol.Grant;
+import dev.distlock.core.internal.protocol.OperationTimeouts;
 import dev.distlock.core.internal.time.DurationFormat;
 import dev.distlock.core.internal.time.Durations;
 import org.jspecify.annotations.Nullable;
@@ -83,7 +84,7 @@ final class BlockingReplies {
         if (cause instanceof LockOperationException failure) {
             return new LockOperationException(this.lockName, failure.getMessage(), failure);
         }
-        String why = (cause instanceof TimeoutException)
+        String why = OperationTimeouts.isTimeout(cause)
                 ? "Redis did not answer within " + DurationFormat.format(this.operationTimeout)
                 : String.valueOf(cause);
         return new LockOperationException(this.lockName, "Redis call for lock '" + this.lockName + "' failed: " + why,

@@ -87,7 +87,7 @@ public final class LockCommands {
 
     /** Runs a script with the operation timeout. */
     public <T> CompletableFuture<T> eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        return withTimeout(this.gateway.<T>eval(script, type, keys, args));
+        return withCommandTimeout(this.gateway.<T>eval(script, type, keys, args));
     }
 
     /**
@@ -170,7 +170,7 @@ public final class LockCommands {
 
     /** The server's compare-and-delete: see {@link RedisGateway#deleteIfEquals}; null when it refused the command. */
     CompletableFuture<@Nullable Boolean> deleteIfEquals(String key, String value) {
-        return withTimeout(this.gateway.deleteIfEquals(key, value));
+        return withCommandTimeout(this.gateway.deleteIfEquals(key, value));
     }
 
     /**
@@ -183,15 +183,24 @@ public final class LockCommands {
 
     /** See {@link RedisGateway#setIfAbsent}. */
     CompletableFuture<@Nullable String> setIfAbsent(String key, String value, long pxMillis) {
-        return withTimeout(this.gateway.setIfAbsent(key, value, pxMillis));
+        return withCommandTimeout(this.gateway.setIfAbsent(key, value, pxMillis));
     }
 
     CompletableFuture<Boolean> exists(String key) {
-        return withTimeout(this.gateway.exists(key));
+        return withCommandTimeout(this.gateway.exists(key));
     }
 
+    /** A call of several commands (a script and the {@code WAIT} after it): timed as a whole. */
     private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> reply) {
         return this.timeouts.apply(reply);
+    }
+
+    /**
+     * A call of one command: where the Lettuce client fails the gateway's commands after the operation timeout itself
+     * ({@link RedisGateway#timesOutCommands()}), a timer of ours would only double the work of every call.
+     */
+    private <T> CompletableFuture<T> withCommandTimeout(CompletableFuture<T> reply) {
+        return this.gateway.timesOutCommands() ? reply : this.timeouts.apply(reply);
     }
 
     /** Parses a script reply element that Redis sent as an integer or a string. */

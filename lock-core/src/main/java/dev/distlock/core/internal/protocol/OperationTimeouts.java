@@ -1,13 +1,16 @@
 package dev.distlock.core.internal.protocol;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fails a Redis call that has not answered within the operation timeout, with a {@link TimeoutException} as
@@ -20,6 +23,10 @@ import io.netty.util.Timer;
  * so a timeout fires up to a tick late, which does not matter for timeouts of seconds. Being the client's, the timer
  * stops with it: this library starts no thread of its own for it. The timeout is completed on the client's completion
  * executor, never on the wheel's thread, so a dependent stage cannot hold up Lettuce's own timeouts.
+ *
+ * <p>A call of one command needs none of this where the Lettuce client fails its commands after the operation timeout
+ * itself ({@code RedisGateway#timesOutCommands()}, see {@code LockCommands}): calls of several commands, subscriptions
+ * and clients without Lettuce's command timeout are timed here.
  */
 public final class OperationTimeouts {
 
@@ -50,6 +57,16 @@ public final class OperationTimeouts {
         }
         reply.whenComplete((value, ex) -> timeout.cancel());
         return reply;
+    }
+
+    /**
+     * Whether {@code failure} says a Redis call did not answer in time: this class's {@link TimeoutException}, or the
+     * Lettuce client's own command timeout where it times the calls (see {@code RedisGateway#timesOutCommands()}).
+     */
+    public static boolean isTimeout(@Nullable Throwable failure) {
+        Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+                : failure;
+        return cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException;
     }
 
     private void expire(CompletableFuture<?> reply) {

@@ -240,6 +240,11 @@ final class ConnectingGateway implements RedisGateway {
     }
 
     @Override
+    public boolean timesOutCommands() {
+        return ifOpen(RedisGateway::timesOutCommands, false);
+    }
+
+    @Override
     public ConnectionStatus connectionStatus() {
         return ifOpen(RedisGateway::connectionStatus, this.notConnected);
     }

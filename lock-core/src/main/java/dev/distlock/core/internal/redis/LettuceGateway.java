@@ -237,6 +237,11 @@ final class LettuceGateway implements RedisGateway {
     }
 
     @Override
+    public boolean timesOutCommands() {
+        return this.topology.timesOutCommands();
+    }
+
+    @Override
     public ConnectionStatus connectionStatus() {
         return this.topology.status();
     }

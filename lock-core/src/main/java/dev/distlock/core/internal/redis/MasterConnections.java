@@ -1,6 +1,7 @@
 package dev.distlock.core.internal.redis;
 
 import java.net.SocketAddress;
+import java.time.Duration;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
@@ -30,23 +31,31 @@ final class MasterConnections implements AutoCloseable {
 
     private final StatefulRedisPubSubConnection<String, String> pubSub;
 
+    /** Whether Lettuce fails every command of the command connection after the operation timeout itself. */
+    private final boolean commandsExpire;
+
     private volatile boolean retired;
 
     private MasterConnections(@Nullable MasterAddress address, StatefulRedisConnection<String, String> command,
-            @Nullable StatefulRedisConnection<String, String> ack, StatefulRedisPubSubConnection<String, String> pubSub) {
+            @Nullable StatefulRedisConnection<String, String> ack, StatefulRedisPubSubConnection<String, String> pubSub,
+            boolean commandsExpire) {
         this.address = address;
         this.command = command;
         this.ack = ack;
         this.pubSub = pubSub;
+        this.commandsExpire = commandsExpire;
     }
 
     /**
      * Opens the connections on the client's own URI (standalone, or Lettuce's Sentinel lookup).
      *
+     * @param operationTimeout put to the command connection where Lettuce times its commands out (see
+     *     {@link CommandExpiry}); zero leaves it as the client made it
      * @throws io.lettuce.core.RedisException if a connection cannot be opened; none is left open
      */
-    static MasterConnections open(RedisClient client, boolean replicaAcks, RedisPubSubListener<String, String> listener) {
-        return openOn(client, null, null, replicaAcks, listener);
+    static MasterConnections open(RedisClient client, boolean replicaAcks, Duration operationTimeout,
+            RedisPubSubListener<String, String> listener) {
+        return openOn(client, null, null, replicaAcks, operationTimeout, listener);
     }
 
     /**
@@ -57,12 +66,12 @@ final class MasterConnections implements AutoCloseable {
      * @throws io.lettuce.core.RedisException if a connection cannot be opened; none is left open
      */
     static MasterConnections open(RedisClient client, MasterAddress master, RedisURI sentinelUri, boolean replicaAcks,
-            RedisPubSubListener<String, String> listener) {
-        return openOn(client, master, master.toUri(sentinelUri), replicaAcks, listener);
+            Duration operationTimeout, RedisPubSubListener<String, String> listener) {
+        return openOn(client, master, master.toUri(sentinelUri), replicaAcks, operationTimeout, listener);
     }
 
     private static MasterConnections openOn(RedisClient client, @Nullable MasterAddress address, @Nullable RedisURI uri,
-            boolean replicaAcks, RedisPubSubListener<String, String> listener) {
+            boolean replicaAcks, Duration operationTimeout, RedisPubSubListener<String, String> listener) {
         StatefulRedisConnection<String, String> command = (uri != null) ? client.connect(StringCodec.UTF8, uri)
                 : client.connect(StringCodec.UTF8);
         StatefulRedisPubSubConnection<String, String> pubSub = null;
@@ -71,7 +80,8 @@ final class MasterConnections implements AutoCloseable {
             StatefulRedisConnection<String, String> ack = !replicaAcks ? null
                     : (uri != null) ? client.connect(StringCodec.UTF8, uri) : client.connect(StringCodec.UTF8);
             pubSub.addListener(listener);
-            return new MasterConnections(address, command, ack, pubSub);
+            return new MasterConnections(address, command, ack, pubSub,
+                    CommandExpiry.enforce(client.getOptions(), command, operationTimeout));
         }
         catch (RuntimeException ex) {
             if (pubSub != null) {
@@ -137,6 +147,11 @@ final class MasterConnections implements AutoCloseable {
         for (LuaScript script : LuaScript.ALL) {
             commands.scriptLoad(script.body());
         }
+    }
+
+    /** Whether Lettuce fails every command of {@link #commands()} after the operation timeout itself. */
+    boolean commandsExpire() {
+        return this.commandsExpire;
     }
 
     /** The command connection, for tracking its state. */

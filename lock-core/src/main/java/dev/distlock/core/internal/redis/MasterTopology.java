@@ -1,5 +1,6 @@
 package dev.distlock.core.internal.redis;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,6 +33,8 @@ final class MasterTopology implements Topology {
 
     private final boolean replicaAcks;
 
+    private final Duration operationTimeout;
+
     private final @Nullable RedisURI sentinelUri;
 
     private final @Nullable SentinelMasterFollower follower;
@@ -53,12 +56,15 @@ final class MasterTopology implements Topology {
      *
      * @param sentinelUri the client's Sentinel URI, or null to use the client's own URI as it is
      * @param replicaAcks whether to open the dedicated connection for acquire + {@code WAIT}
+     * @param operationTimeout put to every command connection where Lettuce times its commands out (see
+     *     {@link CommandExpiry}); zero leaves them as the client makes them
      * @throws io.lettuce.core.RedisException if Redis (or every Sentinel) cannot be reached; nothing is left open
      */
-    MasterTopology(RedisClient client, @Nullable RedisURI sentinelUri, boolean replicaAcks,
+    MasterTopology(RedisClient client, @Nullable RedisURI sentinelUri, boolean replicaAcks, Duration operationTimeout,
             LettuceGateway.Subscriptions subscriptions) {
         this.client = client;
         this.replicaAcks = replicaAcks;
+        this.operationTimeout = operationTimeout;
         this.sentinelUri = sentinelUri;
         this.messages = new RedisPubSubAdapter<>() {
             @Override
@@ -70,7 +76,7 @@ final class MasterTopology implements Topology {
         if (sentinelUri == null) {
             this.follower = null;
             try {
-                this.connections = MasterConnections.open(client, replicaAcks, this.messages);
+                this.connections = MasterConnections.open(client, replicaAcks, operationTimeout, this.messages);
             }
             catch (RuntimeException ex) {
                 this.status.close();
@@ -100,7 +106,8 @@ final class MasterTopology implements Topology {
         if (uri == null) {
             throw new IllegalStateException("A standalone gateway has no master to move to");
         }
-        MasterConnections opened = MasterConnections.open(this.client, master, uri, this.replicaAcks, this.messages);
+        MasterConnections opened = MasterConnections.open(this.client, master, uri, this.replicaAcks,
+                this.operationTimeout, this.messages);
         opened.onReconnect(() -> checkMaster("command connection to " + master + " reconnected"));
         return opened;
     }
@@ -176,6 +183,11 @@ final class MasterTopology implements Topology {
     private static boolean isReadOnly(Throwable ex) {
         Throwable cause = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
         return cause.getMessage() != null && cause.getMessage().startsWith("READONLY");
+    }
+
+    @Override
+    public boolean timesOutCommands() {
+        return this.connections.commandsExpire();
     }
 
     /** The one server counts every subscriber ({@code PUBSUB NUMSUB}). */

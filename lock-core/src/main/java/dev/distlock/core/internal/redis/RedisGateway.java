@@ -94,6 +94,16 @@ public interface RedisGateway extends AutoCloseable {
     }
 
     /**
+     * Whether the Lettuce client fails each command of this gateway's calls itself once the operation timeout it was
+     * opened with has passed (see {@link CommandExpiry}), so a call of one command needs no timer of the caller's. A
+     * call of several commands one after the other (a script by its body after {@code NOSCRIPT}) is bounded per
+     * command.
+     */
+    default boolean timesOutCommands() {
+        return false;
+    }
+
+    /**
      * The timer of the Lettuce client's resources (a hashed wheel, the one Lettuce times its own commands with): the
      * locks time their calls on it too, so no thread of this library outlives the client.
      */

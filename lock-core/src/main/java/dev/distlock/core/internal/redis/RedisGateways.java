@@ -19,11 +19,13 @@ public final class RedisGateways {
      * announce (see {@link MasterTopology}).
      *
      * @param replicaAcks whether to open the dedicated connection for acquire + {@code WAIT}
+     * @param operationTimeout put to the gateway's command connections where the client has Lettuce time commands out
+     *     (see {@link RedisGateway#timesOutCommands()}); zero leaves them as the client makes them
      * @throws io.lettuce.core.RedisException if Redis cannot be reached or refuses the credentials
      */
-    public static RedisGateway open(RedisClient client, boolean replicaAcks) {
+    public static RedisGateway open(RedisClient client, boolean replicaAcks, Duration operationTimeout) {
         return new LettuceGateway((subscriptions) -> new MasterTopology(client, SentinelUris.of(client).orElse(null),
-                replicaAcks, subscriptions), client.getResources().timer());
+                replicaAcks, operationTimeout, subscriptions), client.getResources().timer());
     }
 
     /**
@@ -37,16 +39,16 @@ public final class RedisGateways {
     }
 
     /**
-     * Like {@link #open(RedisClient, boolean)}, but for a Redis that may not be up yet: returns at once (after up to
-     * {@code initialWait}) and connects in the background; see {@link ConnectingGateway}.
+     * Like {@link #open(RedisClient, boolean, Duration)}, but for a Redis that may not be up yet: returns at once
+     * (after up to {@code initialWait}) and connects in the background; see {@link ConnectingGateway}.
      *
      * @param maxDelay longest pause between two connection attempts
      * @param initialWait how long to wait for the first connection before returning
      */
-    public static RedisGateway openInBackground(RedisClient client, boolean replicaAcks, Duration maxDelay,
-            Duration initialWait) {
-        return new ConnectingGateway(() -> open(client, replicaAcks), ClientTargets.describe(client), false,
-                client.getResources().timer(), maxDelay, initialWait);
+    public static RedisGateway openInBackground(RedisClient client, boolean replicaAcks, Duration operationTimeout,
+            Duration maxDelay, Duration initialWait) {
+        return new ConnectingGateway(() -> open(client, replicaAcks, operationTimeout), ClientTargets.describe(client),
+                false, client.getResources().timer(), maxDelay, initialWait);
     }
 
     /** Like {@link #open(RedisClusterClient)}, connecting in the background; see {@link #openInBackground}. */

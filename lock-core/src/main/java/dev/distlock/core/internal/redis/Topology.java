@@ -46,6 +46,11 @@ interface Topology extends AutoCloseable {
     /** See {@link RedisGateway#publishCountsListeners()}. */
     boolean publishCountsListeners();
 
+    /** See {@link RedisGateway#timesOutCommands()}. */
+    default boolean timesOutCommands() {
+        return false;
+    }
+
     /** The state of the command connection; {@link ConnectionStatus#UNTRACKED} unless a topology tracks it. */
     default ConnectionStatus status() {
         return ConnectionStatus.UNTRACKED;

@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.distlock.core.LockNotAcquiredException;
 import dev.distlock.core.LockOperationException;
 import dev.distlock.core.internal.protocol.Grant;
 import dev.distlock.core.internal.protocol.LockProtocol;
+import dev.distlock.core.internal.protocol.OperationTimeouts;
 import dev.distlock.core.internal.protocol.OwnerTokens;
 import dev.distlock.core.internal.protocol.QueueReply;
 import dev.distlock.core.internal.time.DurationFormat;
@@ -61,7 +61,7 @@ final class AcquireFailures {
         if (cause instanceof LockOperationException failure) {
             return failure;
         }
-        String why = (cause instanceof TimeoutException)
+        String why = OperationTimeouts.isTimeout(cause)
                 ? "Redis did not answer within " + DurationFormat.format(operationTimeout)
                 : "Redis answered with an error: " + cause.getMessage();
         return new LockOperationException(name, "Could not acquire lock '" + name + "': " + why

@@ -115,10 +115,11 @@ class CheckLoopTests {
     private LockEngine engine(String uri) {
         RedisClient client = RedisClient.create(RedisURI.create(uri));
         this.resources.push(client::shutdown);
-        LockEngine engine = new LockEngine(RedisGateways.open(client, false), LockClientOptions.builder()
+        LockClientOptions options = LockClientOptions.builder()
             .maxBackoff(BACKOFF)
             .operationTimeout(Duration.ofSeconds(20))
-            .build());
+            .build();
+        LockEngine engine = new LockEngine(RedisGateways.open(client, false, options.operationTimeout()), options);
         this.resources.push(engine);
         return engine;
     }
