@@ -19,7 +19,9 @@ import io.lettuce.core.protocol.CommandExpiryWriter;
  * call doubles the timer work of the hot path (each entry is a write to the timer's queue shared by every calling
  * thread, and a cancellation on the reply's thread). So on such a connection the lock client sets the connection's
  * timeout to its operation timeout and leaves the timing to Lettuce; elsewhere (timeouts off, a timeout per command
- * type, a Lettuce whose writer this class does not recognise) it keeps timing its calls itself.
+ * type, a Lettuce whose writer this class does not recognise) it keeps timing its calls itself. One difference remains:
+ * during a server maintenance Lettuce is notified of (Redis Software and Cloud), Lettuce 7 extends the timeout by its
+ * relaxed timeout ({@code TimeoutOptions.getRelaxedTimeout()}), which the lock's own timer would not.
  */
 final class CommandExpiry {
 
