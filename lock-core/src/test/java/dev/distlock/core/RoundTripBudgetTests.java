@@ -8,6 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,6 +72,36 @@ class RoundTripBudgetTests extends RedisLockTest {
         assertThat(calls("exists"::equals)).as("one EXISTS sees the tombstone and the queue").isOne();
         assertThat(allCommandCalls()).as("acquire: 1 script, EXISTS, SET NX PX; release as the reentrant lock's")
             .isEqualTo(deletesIfEqual ? 4 : 6);
+    }
+
+    @ParameterizedTest(name = "fair = {0}")
+    @ValueSource(booleans = { false, true })
+    void aReleaseWithAWaiterOfItsOwnClientQueuedHandsOverInOneRoundTrip(boolean fair) throws Exception {
+        RedisLockClient client = this.clients.create(LockClientOptions.builder()
+            .watchdogLease(Duration.ofMinutes(1)).build());
+        String name = fair ? "local-handoff-fair" : "local-handoff";
+        RedisLock lock = fair ? client.getFairLock(name) : client.getLock(name);
+        LockLease held = lock.acquire(Duration.ofSeconds(1));
+        assertThat(this.raw.get("lock:{" + name + "}")).as("taken with the token left to the holder's request")
+            .endsWith("|");
+        CompletableFuture<LockLease> waiting = lock.acquireAsync(Duration.ofSeconds(20)).toCompletableFuture();
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (this.raw.llen("lock:{" + name + "}:queue") == 0 && System.nanoTime() - until < 0) {
+            Thread.sleep(5);
+        }
+        // The waiter's client records where it stands right after the queueing reply; give it ample time.
+        Thread.sleep(200);
+        this.raw.configResetstat();
+
+        held.close();
+        try (LockLease handedOver = waiting.get(10, TimeUnit.SECONDS)) {
+            assertThat(calls((command) -> command.equals("delifeq") || command.equals("delex")))
+                .as("no compare-and-delete first: it would miss the hold the waiter changed").isZero();
+            assertThat(calls((command) -> command.equals("evalsha") || command.equals("eval")))
+                .as("the release: one script, which hands over (the waiter runs on its offer at once and "
+                    + "confirms it later, with its lease)").isOne();
+            assertThat(handedOver.isHeld()).isTrue();
+        }
     }
 
     @Test

@@ -160,6 +160,11 @@ public final class LockEngine implements AutoCloseable {
         return this.waiting;
     }
 
+    /** Whether a waiter of this client is queued behind the queued lock of this wake channel. */
+    public boolean queuedLocally(String wakeChannel) {
+        return this.handoffRooms.queuedOn(wakeChannel);
+    }
+
     /** Wakes this client's waiters of the racing kinds on a channel, after a local release. */
     public LocalWakeUps localWakeUps() {
         return this.waitRooms;

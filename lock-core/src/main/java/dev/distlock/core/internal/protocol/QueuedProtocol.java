@@ -263,11 +263,13 @@ public class QueuedProtocol implements HandoffProtocol {
      * misses, touches nothing, and the full release hands over (one round trip more, only when contention begins).
      * The compare-and-delete is the server's own where it has one ({@code DELIFEQ} on Valkey 9, {@code DELEX ... IFEQ}
      * on Redis 8.4), else a script; the client probes the server for it on the side of its first such release, which
-     * runs the script.
+     * runs the script. With a waiter of this client queued behind the hold, the compare would miss: the release hands
+     * over at once, in one round trip.
      */
     @Override
     public CompletableFuture<Boolean> releaseUnminted(String owner) {
-        if (this.layout.take() == null || this.layout.unlock() == null) {
+        if (this.layout.take() == null || this.layout.unlock() == null
+                || this.engine.queuedLocally(this.wakeChannel)) {
             return release(owner);
         }
         LockCommands commands = this.engine.commands();

@@ -206,6 +206,16 @@ public final class HandoffRooms implements AutoCloseable {
         });
     }
 
+    /**
+     * Whether a waiter of this client stands in the queue behind the lock of this wake channel (its attempt was
+     * queued). Then the lock's hold no longer reads as {@code take.lua} wrote it, so its holder releases with the
+     * handoff at once instead of trying the compare-and-delete of an untouched hold first.
+     */
+    public boolean queuedOn(String channel) {
+        Room room = this.rooms.get(channel);
+        return room != null && !room.positions.isEmpty();
+    }
+
     /** Delivers a message of a wake channel; false when the channel is not one of these rooms. */
     public boolean deliver(String channel, String message) {
         Room room = this.rooms.get(channel);
