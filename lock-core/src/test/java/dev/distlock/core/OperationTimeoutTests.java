@@ -6,13 +6,9 @@ import java.util.stream.Stream;
 import dev.distlock.core.internal.redis.RedisGateway;
 import dev.distlock.core.internal.redis.RedisGateways;
 import dev.distlock.core.internal.time.DurationFormat;
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.TimeoutOptions;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,29 +23,9 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * connections and adds no timer of its own), or the lock client's timer, where Lettuce does not or uses a timeout of
  * its own choosing. The client's URI keeps Lettuce's default timeout of 60 s, so a call left to it fails the test.
  */
-class OperationTimeoutTests {
+class OperationTimeoutTests extends PausableRedisTest {
 
     private static final Duration OPERATION_TIMEOUT = Duration.ofMillis(400);
-
-    /** Fresh server per test: the test pauses it. */
-    @RegisterExtension
-    final RedisExtension redis = RedisExtension.single();
-
-    private LockClients clients;
-
-    @BeforeEach
-    void setUp() {
-        this.redis.assumeControllable();
-        this.clients = new LockClients(this.redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (this.redis.server().isPaused()) {
-            this.redis.server().resume();
-        }
-        this.clients.close();
-    }
 
     static Stream<Arguments> lettuceTimeouts() {
         return Stream.of(

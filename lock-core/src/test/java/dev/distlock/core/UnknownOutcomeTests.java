@@ -4,41 +4,17 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.distlock.core.internal.scripts.AcquireArgs;
-import dev.distlock.testsupport.RedisExtension;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /** S6: an acquire whose reply never came is cleaned up, and a late or replayed copy of it is never granted. */
-class UnknownOutcomeTests {
-
-    /** Fresh server per test: the test pauses it. */
-    @RegisterExtension
-    final RedisExtension redis = RedisExtension.single();
-
-    private LockClients clients;
-
-    @BeforeEach
-    void setUp() {
-        this.redis.assumeControllable();
-        this.clients = new LockClients(this.redis.uri());
-    }
-
-    @AfterEach
-    void tearDown() {
-        if (this.redis.server().isPaused()) {
-            this.redis.server().resume();
-        }
-        this.clients.close();
-    }
+class UnknownOutcomeTests extends PausableRedisTest {
 
     @Test
     void timedOutAcquireIsRemovedAndAReplayOfItIsRefused() throws Exception {
