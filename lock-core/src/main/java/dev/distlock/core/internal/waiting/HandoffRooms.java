@@ -113,7 +113,19 @@ public final class HandoffRooms implements AutoCloseable {
          */
         boolean standsAt(String owner, long position) {
             this.positions.put(owner, position);
+            if (!this.waiters.containsKey(owner)) {
+                // Forgotten (granted, announced or given up) while this reply was on its way: the place must not
+                // outlive it, or this client's other waiters would count on a checker that never checks. Put first,
+                // then looked: a forget() on another thread either sees the place or is seen here.
+                forget(owner);
+                return false;
+            }
             return owner.equals(checker());
+        }
+
+        /** Whether a waiter of this client stands in the queue (its attempt was queued, and it still waits). */
+        boolean isQueued() {
+            return !this.positions.isEmpty();
         }
 
         /** The owner learned of its grant from a check: ignore its announcement if it still comes. */
@@ -213,7 +225,7 @@ public final class HandoffRooms implements AutoCloseable {
      */
     public boolean queuedOn(String channel) {
         Room room = this.rooms.get(channel);
-        return room != null && !room.positions.isEmpty();
+        return room != null && room.isQueued();
     }
 
     /** Delivers a message of a wake channel; false when the channel is not one of these rooms. */
