@@ -39,6 +39,9 @@ class AclUserContractTests extends LockContractTests {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.single();
 
+    @RegisterExtension
+    final KeptThreads threads = new KeptThreads();
+
     private LockClients admin;
 
     private LockClients asLockUser;
@@ -114,15 +117,9 @@ class AclUserContractTests extends LockContractTests {
     void semaphoresWorkAsTheLockUserToo() throws Exception {
         RedisSemaphore semaphore = this.first.getSemaphore("acl-semaphore", 1);
         LockLease held = semaphore.acquire(Duration.ofSeconds(5));
-        java.util.concurrent.CompletableFuture<LockLease> waiter = java.util.concurrent.CompletableFuture
-            .supplyAsync(() -> {
-                try {
-                    return this.second.getSemaphore("acl-semaphore", 1).acquire(Duration.ofSeconds(30));
-                }
-                catch (InterruptedException ex) {
-                    throw new IllegalStateException(ex);
-                }
-            });
+        RedisSemaphore other = this.second.getSemaphore("acl-semaphore", 1);
+        java.util.concurrent.CompletableFuture<LockLease> waiter = this.threads.run("waiter",
+                () -> other.acquire(Duration.ofSeconds(30)));
         assertThat(semaphore.setPermits(2)).isEqualTo(1);
         try (LockLease second = waiter.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
             assertThat(second.fencingToken()).isGreaterThan(held.fencingToken());

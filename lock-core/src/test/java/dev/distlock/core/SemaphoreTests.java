@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -21,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /** The semaphore on a real Redis: the count as Redis sees it, arrival order, leases, the count changed at run time. */
 class SemaphoreTests extends RedisLockTest {
+
+    @RegisterExtension
+    final KeptThreads threads = new KeptThreads();
 
     private static final Duration LONG_WAIT = Duration.ofSeconds(30);
 
@@ -136,14 +140,8 @@ class SemaphoreTests extends RedisLockTest {
         LockLease first = semaphore.acquire(Duration.ZERO);
         assertThat(semaphore.tryAcquire()).isEmpty();
 
-        CompletableFuture<LockLease> waiter = CompletableFuture.supplyAsync(() -> {
-            try {
-                return this.clients.create().getSemaphore("resized", 1).acquire(LONG_WAIT);
-            }
-            catch (InterruptedException ex) {
-                throw new IllegalStateException(ex);
-            }
-        });
+        RedisSemaphore other = this.clients.create().getSemaphore("resized", 1);
+        CompletableFuture<LockLease> waiter = this.threads.run("waiter", () -> other.acquire(LONG_WAIT));
         awaitQueued("resized", 1);
         assertThat(semaphore.setPermits(2)).isEqualTo(1);
         LockLease second = waiter.get(30, TimeUnit.SECONDS);

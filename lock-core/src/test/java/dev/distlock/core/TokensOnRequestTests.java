@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -22,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * grant.
  */
 class TokensOnRequestTests extends RedisLockTest {
+
+    @RegisterExtension
+    final KeptThreads threads = new KeptThreads();
 
     @Test
     void aLeaseThatLostItsKeyGetsNoTokenAndMintsNothing(LockClients clients, RedisCommands<String, String> raw)
@@ -173,17 +177,10 @@ class TokensOnRequestTests extends RedisLockTest {
         }
     }
 
-    /** A blocking acquisition of {@code name} (wait 20 s) on another thread, by a client of its own. */
-    private static CompletableFuture<LockLease> acquireElsewhere(LockClients clients, String name) {
+    /** A blocking acquisition of {@code name} (wait 20 s) on a thread of its own, by a client of its own. */
+    private CompletableFuture<LockLease> acquireElsewhere(LockClients clients, String name) {
         RedisLock lock = clients.create().getLock(name);
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return lock.acquire(Duration.ofSeconds(20));
-            }
-            catch (InterruptedException ex) {
-                throw new IllegalStateException(ex);
-            }
-        });
+        return this.threads.run("acquiring " + name, () -> lock.acquire(Duration.ofSeconds(20)));
     }
 
     private static void awaitQueued(RedisCommands<String, String> raw, String queueKey) throws InterruptedException {
