@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.distlock.core.LockClientOptions;
 import dev.distlock.testsupport.RedisBinary;
 import dev.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisURI;
@@ -34,6 +35,9 @@ import io.lettuce.core.RedisURI;
  * Everything it starts (the server, client instances, threads) it stops before returning.
  */
 public final class ContentionBenchmark {
+
+    /** How long the clients of a waiting run keep looking after their handoffs: the offer time and a margin. */
+    private static final Duration AFTER_HANDOFFS = LockClientOptions.defaults().handoffOffer().plusSeconds(1);
 
     /** One unmeasured round of each subject while waiting for the JIT to settle. */
     private static final Duration COMPILER_SLICE = Duration.ofSeconds(1);
@@ -110,6 +114,20 @@ public final class ContentionBenchmark {
         }
     }
 
+    /**
+     * Fresh client instances for the waiting scenario: a distlock client keeps a wake channel subscribed for 30 s
+     * after its last waiter on the name left (for the next contention there), so the contention runs' clients send
+     * their UNSUBSCRIBEs during the waiting windows, which would count them as the waiters' cost. Closed clients send
+     * none.
+     */
+    private void reopen(Map<LockSubject, ClientPool> pools) throws InterruptedException {
+        for (LockSubject subject : LockSubject.all()) {
+            progress("reopening " + this.settings.poolSize() + " " + subject.label() + " client instances");
+            pools.remove(subject).close();
+            pools.put(subject, ClientPool.open(subject, this.uri, this.settings.poolSize()));
+        }
+    }
+
     private void contendedAndWaiting(List<ContentionResult> contention, List<WaitingResult> waiting,
             List<HandoffBreakdown.Result> breakdown) throws InterruptedException {
         Map<LockSubject, ClientPool> pools = new LinkedHashMap<>();
@@ -139,6 +157,9 @@ public final class ContentionBenchmark {
                     }
                 }
             }
+            if (!this.settings.only().equals("breakdown")) {
+                reopen(pools);
+            }
             for (LockSubject subject : this.settings.only().equals("breakdown") ? List.<LockSubject>of()
                     : LockSubject.all()) {
                 WaitingResult result = new WaitingScenario(
@@ -147,6 +168,10 @@ public final class ContentionBenchmark {
                 progress(String.format(Locale.ROOT, "waiting %d %-18s %,8.0f cmds/s, all through in %.1f ms",
                         result.waiters(), subject.label(), result.commandsPerSecond(), result.allThroughMillis()));
                 waiting.add(result);
+                // Each distlock client that handed the lock over looks at the key again an offer time later (an
+                // EXISTS, and a pass of the release script once the key is gone): let that pass before the next
+                // subject's window, which would count it.
+                Thread.sleep(AFTER_HANDOFFS.toMillis());
             }
             progress("opening 2 " + HandoffFloorLock.SUBJECT.label() + " client instances");
             pools.put(HandoffFloorLock.SUBJECT, ClientPool.open(HandoffFloorLock.SUBJECT, this.uri, 2));
