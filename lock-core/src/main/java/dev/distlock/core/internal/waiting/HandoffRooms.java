@@ -113,14 +113,20 @@ public final class HandoffRooms implements AutoCloseable {
          */
         boolean standsAt(String owner, long position) {
             this.positions.put(owner, position);
-            if (!this.waiters.containsKey(owner)) {
-                // Forgotten (granted, announced or given up) while this reply was on its way: the place must not
-                // outlive it, or this client's other waiters would count on a checker that never checks. Put first,
-                // then looked: a forget() on another thread either sees the place or is seen here.
-                forget(owner);
-                return false;
-            }
             return owner.equals(checker());
+        }
+
+        /**
+         * Takes back a place {@link #standsAt} recorded for an owner no longer expected here: one forgotten (granted,
+         * given up) or announced while its queueing reply was on its way, whose place would otherwise outlive it, so
+         * that this client's other waiters counted on a checker that never checks. Call it after {@code standsAt},
+         * outside any lock of the waiter's: a forget() on another thread then either sees the place or is seen here.
+         * It may tell the next waiter it checks now ({@link Waiter#becameChecker}).
+         */
+        void dropIfGone(String owner) {
+            if (!this.waiters.containsKey(owner) && this.positions.containsKey(owner)) {
+                dropPlace(owner);
+            }
         }
 
         /** Whether a waiter of this client stands in the queue (its attempt was queued, and it still waits). */
@@ -137,6 +143,11 @@ public final class HandoffRooms implements AutoCloseable {
 
         void forget(String owner) {
             this.waiters.remove(owner);
+            dropPlace(owner);
+        }
+
+        /** Removes the owner's place; if it was the checker, the waiter now furthest ahead becomes the checker. */
+        private void dropPlace(String owner) {
             boolean wasChecker = owner.equals(checker());
             this.positions.remove(owner);
             if (wasChecker) {

@@ -208,6 +208,9 @@ public final class QueuedAcquisition implements HandoffRooms.Waiter {
             long sleep = checker ? CheckCadence.queued(this.client.options().maxBackoff(), reply) : remaining;
             return Math.min(sleep, remaining);
         }));
+        if (entered != null) {
+            entered.dropIfGone(this.request.owner());
+        }
     }
 
     /** The local waiter ahead of this one left: check on the queue from now on. */

@@ -22,13 +22,25 @@ class HandoffRoomTests {
         // The early waiter's queueing reply comes after it was granted and forgotten (another thread finished it).
         this.room.forget("early");
 
-        assertThat(this.room.standsAt("early", 1)).isFalse();
+        this.room.standsAt("early", 1);
+        this.room.dropIfGone("early");
 
         assertThat(this.room.isQueued()).as("the late waiter still stands in the queue").isTrue();
         assertThat(this.events).as("the late waiter is told it checks again once the stale place is gone")
             .containsExactly("late became checker");
         this.room.forget("late");
         assertThat(this.room.isQueued()).as("nobody of this client stands in the queue").isFalse();
+    }
+
+    @Test
+    void aPlaceOfAWaiterStillExpectedIsKept() {
+        this.room.expect("only", waiter("only"));
+        this.room.standsAt("only", 0);
+
+        this.room.dropIfGone("only");
+
+        assertThat(this.room.isQueued()).isTrue();
+        assertThat(this.events).isEmpty();
     }
 
     @Test
