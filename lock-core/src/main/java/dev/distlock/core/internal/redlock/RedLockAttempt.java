@@ -104,7 +104,7 @@ final class RedLockAttempt {
         return RedLockNodes.gather(replies, this::decided).thenCompose((snapshot) -> {
             if (count(snapshot, Status.GRANTED) < this.nodes.quorum()) {
                 giveUp(replies);
-                return CompletableFuture.completedFuture(new AttemptResult(null, retryHintMillis(snapshot)));
+                return CompletableFuture.completedFuture(refused(snapshot));
             }
             long proposal = 0;
             for (NodeReply reply : snapshot) {
@@ -205,12 +205,12 @@ final class RedLockAttempt {
     }
 
     /**
-     * How long the waiter may sleep before its next attempt (a wake-up ends it earlier): the back-off (-1) when too
-     * few nodes answered for a majority; the shortest PTTL of a holder when some owner may hold a majority; otherwise
-     * (attempts split the nodes among them, or were refused only because others wait) a short random delay, as in the
-     * Redis algorithm, so that the contenders do not retry in step.
+     * A refusal and when to try again: after the back-off (-1) when too few nodes answered for a majority, or the
+     * shortest PTTL of a holder when some owner may hold a majority (a wake-up ends either earlier); otherwise
+     * (attempts split the nodes among them, or were refused only because others wait) after a short random delay, as
+     * in the Redis algorithm, and not earlier, so that the contenders do not retry in step.
      */
-    private long retryHintMillis(List<@Nullable NodeReply> snapshot) {
+    private AttemptResult refused(List<@Nullable NodeReply> snapshot) {
         int pending = 0;
         int unanswered = 0;
         long shortestPttl = -1;
@@ -231,14 +231,14 @@ final class RedLockAttempt {
         }
         int quorum = this.nodes.quorum();
         if (pending + unanswered > this.nodes.size() - quorum) {
-            return -1;
+            return new AttemptResult(null, -1);
         }
         int undecided = pending;
         if (holders.values().stream().anyMatch((count) -> count + undecided >= quorum)) {
-            return shortestPttl;
+            return new AttemptResult(null, shortestPttl);
         }
         long spread = Math.max(2, TimeUnit.NANOSECONDS.toMillis(this.nodes.timeoutNanos()) / 10);
-        return ThreadLocalRandom.current().nextLong(1, spread + 1);
+        return AttemptResult.splitVote(ThreadLocalRandom.current().nextLong(1, spread + 1));
     }
 
     private static int count(List<@Nullable NodeReply> snapshot, Status status) {

@@ -89,8 +89,22 @@ public final class AcquireOperation {
             enterRoom(remaining);
             return;
         }
+        if (reply.splitVote()) {
+            retryAfter(Math.min(TimeUnit.MILLISECONDS.toNanos(reply.holderPttlMillis()), remaining));
+            return;
+        }
         long sleep = Math.min(sleepNanos(reply.holderPttlMillis()), remaining);
         entered.sleep(generation, sleep, this.request.owner()).thenRun(this::attemptInRoom);
+    }
+
+    /** Tries again after a delay no wake-up shortens (a split vote: see AttemptResult). */
+    private void retryAfter(long delayNanos) {
+        try {
+            this.client.scheduler().schedule(this::attemptInRoom, delayNanos, TimeUnit.NANOSECONDS);
+        }
+        catch (RejectedExecutionException closing) {
+            closed(closing);
+        }
     }
 
     /** The client was closed under a waiting operation: every future the client handed out still completes. */
